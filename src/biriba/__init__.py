@@ -1,0 +1,45 @@
+"""Biriba, the Greek partnership rummy: rules engine, notation, records and bots.
+
+The core is dependency-free::
+
+    >>> from biriba import Deal
+    >>> deal = Deal.shuffled(seed=1)
+    >>> [str(a) for a in deal.legal_actions()]
+    ['draw', 'take']
+"""
+
+from .actions import Action
+from .cards import Card, card_name, parse_card
+from .deal import Deal, Outcome, Reserve
+from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError
+from .match import Match
+from .melds import Meld, RunMeld, SetMeld
+from .rules import CLASSIC, PRESETS, Rules, preset
+from .scoring import DealResult
+from .views import PlayerView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CLASSIC",
+    "PRESETS",
+    "Action",
+    "BiribaError",
+    "Card",
+    "Deal",
+    "DealResult",
+    "IllegalActionError",
+    "InvalidPositionError",
+    "Match",
+    "Meld",
+    "NotationError",
+    "Outcome",
+    "PlayerView",
+    "Reserve",
+    "Rules",
+    "RunMeld",
+    "SetMeld",
+    "card_name",
+    "parse_card",
+    "preset",
+]

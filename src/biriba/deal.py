@@ -1,0 +1,577 @@
+"""The deal: one hand of Biriba from the deal to the closure, as a state machine.
+
+:class:`Deal` holds the whole truth of a deal in progress and its methods are
+the rules of play (R3..R23a, R30): :meth:`Deal.legal_actions` lists what the
+mover may do, :meth:`Deal.check` says why an action is refused (naming the
+rule), :meth:`Deal.apply` plays one and returns what happened.  What a seat
+may see is decided in one place, :meth:`Deal.view_for`.
+
+Inside, hands are count arrays indexed by card code and the stock and the
+reserve packets are shared immutable tuples read through an index, so
+:meth:`Deal.clone` copies only a few small lists.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from .actions import DRAW, PASS, TAKE, Action
+from .cards import KINDS, NAMES, card_name, counts_of, deck_counts
+from .errors import IllegalActionError, InvalidPositionError
+from .melds import Meld, add_options, meld_options, resolve_add, resolve_meld
+from .rules import CLASSIC, Rules
+
+if TYPE_CHECKING:
+    from .scoring import DealResult
+    from .views import PlayerView
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+OVER = "over"
+
+#: Ways a deal ends: a closure (R22), four passes on an empty stock (R23),
+#: or a simulation's turn cap (R23: reported, never counted as finished).
+CLOSURE, PASSES, CAPPED = "closure", "passes", "capped"
+
+
+class Reserve(NamedTuple):
+    """A team's taken reserve packet: who took it, and whether it is active yet (R19)."""
+
+    seat: int
+    active: bool
+
+
+class Outcome(NamedTuple):
+    """What one applied action did (PokerKit-style operation record).
+
+    ``drawn`` and ``packet`` are private to the mover; everything else is public.
+    """
+
+    seat: int
+    action: Action
+    drawn: int = -1  # the stock card drawn
+    taken: tuple[int, ...] = ()  # the discard pile taken
+    reserve: str | None = None  # "meld" or "discard": a reserve packet was picked up (R18/R19)
+    packet: tuple[int, ...] = ()  # the cards of that packet
+    ended: str | None = None  # CLOSURE, PASSES or CAPPED if the deal ended
+
+
+def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> tuple[list[list[int]], list[tuple[int, ...]], int, tuple[int, ...]]:
+    """Split a deck, listed top first, into hands, packets, upcard and stock (R4)."""
+    seats, size = rules.seats, rules.hand_size
+    hands: list[list[int]] = [[] for _ in range(seats)]
+    for i in range(seats * size):
+        hands[(dealer + 1 + i) % seats].append(deck[i])
+    at = seats * size
+    packets = []
+    for _ in range(rules.packets):
+        packets.append(tuple(deck[at : at + rules.packet_size]))
+        at += rules.packet_size
+    upcard = deck[at]
+    return hands, packets, upcard, tuple(deck[at + 1 :])
+
+
+class Deal:
+    """The full state of one deal; its methods are the rules."""
+
+    __slots__ = (
+        "rules",
+        "dealer",
+        "hands",
+        "sizes",
+        "melds",
+        "biriba",
+        "discard",
+        "stock",
+        "stock_pos",
+        "packets",
+        "packets_taken",
+        "reserves",
+        "to_move",
+        "phase",
+        "took_single",
+        "passes",
+        "turn",
+        "max_turns",
+        "ended_by",
+        "closer",
+        "history",
+        "deck",
+        "match_scores",
+    )
+
+    def __init__(self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None) -> None:
+        """Deal ``deck`` (listed top first, after shuffle and cut) with ``dealer`` dealing (R4)."""
+        if sorted(deck) != sorted(_deck_list(rules)):
+            raise InvalidPositionError(
+                f"a deck has {rules.deck_size} cards: {rules.packs} packs and {rules.jokers} jokers (R2)"
+            )
+        if not 0 <= dealer < rules.seats:
+            raise InvalidPositionError(f"dealer must be a seat 0..{rules.seats - 1}")
+        hands, packets, upcard, stock = deal_order(rules, deck, dealer)
+        self.rules = rules
+        self.dealer = dealer
+        self.deck: tuple[int, ...] | None = tuple(deck)
+        self.hands = [counts_of(h) for h in hands]
+        self.sizes = [len(h) for h in hands]
+        self.melds: list[list[Meld]] = [[] for _ in rules.teams]
+        self.biriba = [False] * len(rules.teams)
+        self.discard = [upcard]
+        self.stock = stock
+        self.stock_pos = 0
+        self.packets = tuple(packets)
+        self.packets_taken = 0
+        self.reserves: list[Reserve | None] = [None] * len(rules.teams)
+        self.to_move = (dealer + 1) % rules.seats  # R3
+        self.phase = DRAW_PHASE
+        self.took_single = -1
+        self.passes = 0
+        self.turn = 1
+        self.max_turns = max_turns
+        self.ended_by: str | None = None
+        self.closer = -1
+        self.history: list[tuple[int, Action]] = []
+        self.match_scores: tuple[int, ...] = (0,) * len(rules.teams)
+
+    @classmethod
+    def shuffled(
+        cls, seed: int | str | random.Random | None = None, dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
+    ) -> Deal:
+        """A deal of a deck shuffled by ``seed`` (an int, a string or a ``random.Random``)."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = _deck_list(rules)
+        rng.shuffle(deck)
+        return cls(deck, dealer, rules, max_turns)
+
+    def clone(self) -> Deal:
+        """An independent copy, cheap enough for search (immutable parts are shared)."""
+        new = object.__new__(Deal)
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.deck = self.deck
+        new.hands = [h[:] for h in self.hands]
+        new.sizes = self.sizes[:]
+        new.melds = [m[:] for m in self.melds]
+        new.biriba = self.biriba[:]
+        new.discard = self.discard[:]
+        new.stock = self.stock
+        new.stock_pos = self.stock_pos
+        new.packets = self.packets
+        new.packets_taken = self.packets_taken
+        new.reserves = self.reserves[:]
+        new.to_move = self.to_move
+        new.phase = self.phase
+        new.took_single = self.took_single
+        new.passes = self.passes
+        new.turn = self.turn
+        new.max_turns = self.max_turns
+        new.ended_by = self.ended_by
+        new.closer = self.closer
+        new.history = self.history[:]
+        new.match_scores = self.match_scores
+        return new
+
+    # ------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.ended_by is not None
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def stock_cards(self) -> tuple[int, ...]:
+        """The stock, top first (the truth: never show it to a player)."""
+        return self.stock[self.stock_pos :]
+
+    @property
+    def packets_left(self) -> tuple[tuple[int, ...], ...]:
+        """Reserve packets not yet taken, top packet first."""
+        return self.packets[self.packets_taken :]
+
+    def team_of(self, seat: int) -> int:
+        return self.rules.team_of[seat]
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand, sorted (the truth: for that seat only)."""
+        counts = self.hands[seat]
+        return [c for c in range(KINDS) for _ in range(counts[c])]
+
+    def legal_actions(self) -> LegalActions:
+        """Every distinct legal action of the mover: a cheap, re-iterable view."""
+        return LegalActions(self)
+
+    def view_for(self, seat: int) -> PlayerView:
+        """What ``seat`` may see, and nothing more (hands of others as counts...)."""
+        from .views import PlayerView
+
+        return PlayerView.of(self, seat)
+
+    def result(self) -> DealResult:
+        """The deal's score per team with its breakdown (R24..R28); the deal must be over."""
+        from .scoring import score_deal
+
+        return score_deal(self)
+
+    # -------------------------------------------------------- generation
+    def _generate(self) -> Iterator[Action]:
+        if self.ended_by is not None:
+            return
+        if self.phase == DRAW_PHASE:
+            stock_left = self.stock_pos < len(self.stock)
+            if stock_left:
+                yield DRAW
+            if self.discard and self._take_ok():
+                yield TAKE
+            if not stock_left:
+                yield PASS
+            return
+        yield from self._play_actions()
+
+    def _play_actions(self) -> Iterator[Action]:
+        seat = self.to_move
+        counts = self.hands[seat]
+        size = self.sizes[seat]
+        team = self.rules.team_of[seat]
+        rules = self.rules
+        biriba_size = rules.biriba_size
+        has_biriba = self.biriba[team]
+        for meld in meld_options(counts, rules):
+            k = size - meld.size
+            cards = meld.cards()
+            if k >= 2 and self.took_single < 0 or self._rest_ok(k, cards, has_biriba or meld.size >= biriba_size):
+                yield Action("meld", cards, meld.slots())
+        for index, meld in enumerate(self.melds[team]):
+            for option in add_options(meld, counts, rules):
+                k = size - len(option.cards)
+                if k >= 2 and self.took_single < 0 or self._rest_ok(
+                    k, option.cards, has_biriba or option.meld.size >= biriba_size
+                ):
+                    yield Action("add", option.cards, option.slots, index, option.end)
+        if size >= 2 or self._may_empty_by_discard(team, has_biriba):
+            took = self.took_single
+            for code in range(KINDS):
+                if counts[code] and code != took:
+                    yield Action("discard", (code,), (-1,))
+
+    def _take_ok(self) -> bool:
+        """R16/R30: taking is refused when no legal way to finish the turn would remain."""
+        if len(self.discard) != 1:
+            return True
+        top = self.discard[0]
+        seat = self.to_move
+        if self.sizes[seat] > self.hands[seat][top]:
+            return True  # a card other than the taken one stays discardable
+        trial = self.clone()
+        trial._do_take(seat)
+        return trial._has_play_action()
+
+    def _has_play_action(self) -> bool:
+        return next(iter(self._play_actions()), None) is not None
+
+    def _may_empty_by_discard(self, team: int, has_biriba: bool) -> bool:
+        """May the mover's last card go to the pile: a reserve pickup (R19) or a closure (R22)?"""
+        if not has_biriba:
+            return False
+        return self.reserves[team] is not None or self.packets_taken < len(self.packets)
+
+    def _rest_ok(self, k: int, used: Sequence[int], biriba_after: bool) -> bool:
+        """R17/R18/R21/R30: may a meld or add leave the mover with ``k`` cards?"""
+        seat = self.to_move
+        team = self.rules.team_of[seat]
+        if k == 0:  # R18: only to pick up the reserve by melding
+            return biriba_after and self.reserves[team] is None and self.packets_taken < len(self.packets)
+        took = self.took_single
+        rest = self.hands[seat][:]
+        for c in used:
+            rest[c] -= 1
+        if k == 1:  # R17(a): the last card must be a legal final discard
+            if took >= 0 and rest[took]:
+                return False
+            return self._may_empty_by_discard(team, biriba_after)
+        if took < 0 or rest[took] < k:
+            return True
+        trial = self.clone()  # R30: every card left is barred by R16; can the turn still end?
+        trial.hands[seat] = rest
+        trial.sizes[seat] = k
+        trial.biriba[team] = biriba_after
+        return trial._has_play_action()
+
+    # ------------------------------------------------------------ checking
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError`, naming the rule, unless ``action`` is legal now."""
+        self._verify(action)
+
+    def _verify(self, action: Action) -> tuple[Action, Meld | None]:
+        """Check ``action``; return its canonical form and the meld it leaves on the table."""
+        if self.ended_by is not None:
+            raise IllegalActionError("R22" if self.ended_by == CLOSURE else "R23", "the deal is over")
+        kind = action.kind
+        seat = self.to_move
+        if kind in ("draw", "take", "pass"):
+            if self.phase != DRAW_PHASE:
+                raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
+            if kind == "draw" and not self.stock_count:
+                raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
+            if kind == "pass" and self.stock_count:
+                raise IllegalActionError("R23", "pass only when the stock is empty; draw or take")
+            if kind == "take":
+                if not self.discard:
+                    raise IllegalActionError("R15", "the discard pile is empty")
+                if not self._take_ok():
+                    raise IllegalActionError(
+                        "R30",
+                        f"after taking the single {card_name(self.discard[0])} you could not finish the turn (R16 bars discarding it)",
+                    )
+            return action, None
+        if kind not in ("meld", "add", "discard"):
+            raise IllegalActionError("R15", f"unknown action kind {kind!r}")
+        if self.phase != PLAY_PHASE:
+            raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
+        counts = self.hands[seat]
+        need = counts_of(action.cards)
+        for code in set(action.cards):
+            if need[code] > counts[code]:
+                raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
+        team = self.rules.team_of[seat]
+        if kind == "discard":
+            self._check_discard(action.cards[0], team)
+            return action, None
+        if kind == "meld":
+            meld = resolve_meld(action.cards, action.slots, self.rules)
+            self._check_rest(len(action.cards), action.cards, meld.size >= self.rules.biriba_size)
+            return Action("meld", meld.cards(), meld.slots()), meld
+        melds = self.melds[team]
+        if not 0 <= action.meld < len(melds):
+            have = f"melds 1..{len(melds)}" if melds else "no melds yet"
+            raise IllegalActionError("R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds")
+        option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
+        self._check_rest(len(action.cards), action.cards, option.meld.size >= self.rules.biriba_size)
+        return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
+
+    def _check_discard(self, card: int, team: int) -> None:
+        if card == self.took_single:
+            raise IllegalActionError(
+                "R16", f"you took the single card {NAMES[card]} from the pile; you may not discard it or its copy this turn"
+            )
+        if self.sizes[self.to_move] > 1:
+            return
+        if not self.biriba[team]:
+            raise IllegalActionError("R21", "your hand may empty only when your team has a biriba (7+ cards)")
+        if not self._may_empty_by_discard(team, True):
+            raise IllegalActionError("R20", "no reserve packet is left for your team")
+
+    def _check_rest(self, n: int, used: Sequence[int], makes_biriba: bool) -> None:
+        seat = self.to_move
+        team = self.rules.team_of[seat]
+        k = self.sizes[seat] - n
+        biriba_after = self.biriba[team] or makes_biriba
+        if self._rest_ok(k, used, biriba_after):
+            return
+        if k == 0:
+            if not biriba_after:
+                raise IllegalActionError("R18", "melding your last card needs a biriba on your team's table (R21)")
+            if self.reserves[team] is not None:
+                raise IllegalActionError("R22", "your team has its reserve: go out by discarding your last card, never by melding")
+            raise IllegalActionError("R20", "no reserve packet is left for your team")
+        if k == 1:
+            if not biriba_after:
+                raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
+            took = self.took_single
+            if took >= 0 and self.hands[seat][took] > list(used).count(took):
+                raise IllegalActionError("R17", f"your last card would be the single {card_name(self.took_single)} you took (R16)")
+            raise IllegalActionError("R20", "no reserve packet is left for your team")
+        raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action typed in the notation and make it canonical (R10/R13 defaults).
+
+        Raises :class:`~biriba.errors.NotationError` if malformed and
+        :class:`IllegalActionError` if no meld fits.  It does not check that the
+        action is legal now: :meth:`check` does.
+        """
+        action = Action.parse(text)
+        if action.kind == "meld":
+            meld = resolve_meld(action.cards, action.slots, self.rules)
+            return Action("meld", meld.cards(), meld.slots())
+        if action.kind == "add":
+            team = self.rules.team_of[self.to_move]
+            melds = self.melds[team]
+            if not 0 <= action.meld < len(melds):
+                have = f"melds 1..{len(melds)}" if melds else "no melds yet"
+                raise IllegalActionError("R12", f"add {action.meld + 1}: your team has {have}")
+            option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
+            return Action("add", option.cards, option.slots, action.meld, option.end)
+        return action
+
+    # ------------------------------------------------------------- playing
+    def apply(self, action: Action, check: bool = True) -> Outcome:
+        """Play ``action`` for the mover and return what happened.
+
+        With ``check=False`` the caller vouches that the action came from
+        :meth:`legal_actions` (self-play does this for speed).
+        """
+        new_meld: Meld | None = None
+        if check:
+            action, new_meld = self._verify(action)
+        seat = self.to_move
+        kind = action.kind
+        self.history.append((seat, action))
+        if kind == "draw":
+            self._start_turn(seat)
+            card = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            self.hands[seat][card] += 1
+            self.sizes[seat] += 1
+            self.phase = PLAY_PHASE
+            return Outcome(seat, action, drawn=card)
+        if kind == "take":
+            self._start_turn(seat)
+            taken = self._do_take(seat)
+            return Outcome(seat, action, taken=taken)
+        if kind == "pass":
+            self._start_turn(seat)
+            self.passes += 1
+            if self.passes >= self.rules.passes_to_end:
+                self._end(PASSES)
+                return Outcome(seat, action, ended=PASSES)
+            return Outcome(seat, action, ended=self._next_turn())
+        hand = self.hands[seat]
+        team = self.rules.team_of[seat]
+        for c in action.cards:
+            hand[c] -= 1
+        self.sizes[seat] -= len(action.cards)
+        if kind == "discard":
+            self.discard.append(action.cards[0])
+            if self.sizes[seat] == 0:
+                if self.reserves[team] is not None:
+                    self.closer = seat
+                    self._end(CLOSURE)
+                    return Outcome(seat, action, ended=CLOSURE)
+                packet = self._pick_up_reserve(seat, active=False)  # R19
+                return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
+            return Outcome(seat, action, ended=self._next_turn())
+        if new_meld is None:
+            if kind == "meld":
+                new_meld = resolve_meld(action.cards, action.slots, self.rules)
+            else:
+                new_meld = resolve_add(self.melds[team][action.meld], action.cards, action.slots, action.end, self.rules).meld
+        if kind == "meld":
+            self.melds[team].append(new_meld)
+        else:
+            self.melds[team][action.meld] = new_meld
+        if new_meld.size >= self.rules.biriba_size:
+            self.biriba[team] = True
+        if self.sizes[seat] == 0:  # R18: pick up the reserve and play on
+            packet = self._pick_up_reserve(seat, active=True)
+            return Outcome(seat, action, reserve="meld", packet=packet)
+        return Outcome(seat, action)
+
+    def _start_turn(self, seat: int) -> None:
+        """R19: the first action of the owner's next turn activates an inactive reserve."""
+        team = self.rules.team_of[seat]
+        reserve = self.reserves[team]
+        if reserve is not None and not reserve.active and reserve.seat == seat:
+            self.reserves[team] = Reserve(seat, True)
+
+    def _do_take(self, seat: int) -> tuple[int, ...]:
+        taken = tuple(self.discard)
+        hand = self.hands[seat]
+        for c in taken:
+            hand[c] += 1
+        self.sizes[seat] += len(taken)
+        self.discard = []
+        self.took_single = taken[0] if len(taken) == 1 else -1
+        self.passes = 0
+        self.phase = PLAY_PHASE
+        return taken
+
+    def _pick_up_reserve(self, seat: int, active: bool) -> tuple[int, ...]:
+        packet = self.packets[self.packets_taken]
+        self.packets_taken += 1
+        hand = self.hands[seat]
+        for c in packet:
+            hand[c] += 1
+        self.sizes[seat] += len(packet)
+        self.reserves[self.rules.team_of[seat]] = Reserve(seat, active)
+        return packet
+
+    def _next_turn(self) -> str | None:
+        if self.max_turns is not None and self.turn >= self.max_turns:
+            self._end(CAPPED)
+            return CAPPED
+        self.to_move = (self.to_move + 1) % self.rules.seats
+        self.phase = DRAW_PHASE
+        self.took_single = -1
+        self.turn += 1
+        return None
+
+    def _end(self, how: str) -> None:
+        self.ended_by = how
+        self.phase = OVER
+
+    # ------------------------------------------------------------ checking
+    def card_locations(self) -> list[int]:
+        """Copies of each kind found in hands, melds, pile, stock and packets (R23a)."""
+        total = [0] * KINDS
+        for hand in self.hands:
+            for c in range(KINDS):
+                total[c] += hand[c]
+        for team in self.melds:
+            for meld in team:
+                for c in meld.cards():
+                    total[c] += 1
+        for c in self.discard:
+            total[c] += 1
+        for c in self.stock_cards:
+            total[c] += 1
+        for packet in self.packets_left:
+            for c in packet:
+                total[c] += 1
+        return total
+
+    def assert_consistent(self) -> None:
+        """Raise :class:`InvalidPositionError` if cards are lost or duplicated (R23a)."""
+        if self.card_locations() != deck_counts(self.rules.packs, self.rules.jokers):
+            raise InvalidPositionError("cards are missing or duplicated (R2, R23a)")
+        if any(sum(h) != n for h, n in zip(self.hands, self.sizes)):
+            raise InvalidPositionError("a hand's size does not match its cards")
+
+
+class LegalActions:
+    """The mover's legal actions, generated on demand (like python-chess's ``legal_moves``)."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+
+    def __iter__(self) -> Iterator[Action]:
+        return self.deal._generate()
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.deal._generate())
+
+    def __bool__(self) -> bool:
+        return next(self.deal._generate(), None) is not None
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and action in set(self.deal._generate())
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+
+def _deck_list(rules: Rules) -> list[int]:
+    counts = deck_counts(rules.packs, rules.jokers)
+    return [c for c in range(KINDS) for _ in range(counts[c])]

@@ -1,0 +1,97 @@
+"""A match: deals until a team passes the target (R29), with reproducible decks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .deal import Deal
+from .records import RECORD_FORMAT, Replay, record_to_json, replay_record
+from .rules import CLASSIC, Rules
+from .scoring import DealResult
+
+
+class Match:
+    """The deals of one match and the running totals.
+
+    Every deck comes from the match's ``seed`` and the deal's number, so a
+    saved record plus its seed can be resumed and reproduced exactly.
+    """
+
+    def __init__(
+        self,
+        rules: Rules = CLASSIC,
+        players: list[str] | None = None,
+        seed: int | str | None = None,
+        max_turns: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players = players or [f"Seat {s}" for s in range(rules.seats)]
+        self.seed = seed if seed is not None else random.randrange(2**32)
+        self.max_turns = max_turns
+        self.deals: list[Deal] = []
+        self.totals = [0] * len(rules.teams)
+        self.first_dealer = random.Random(f"{self.seed}/dealer").randrange(rules.seats)  # R3
+
+    @property
+    def current(self) -> Deal | None:
+        """The deal in progress, if any."""
+        if self.deals and not self.deals[-1].is_over:
+            return self.deals[-1]
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.current is None and bool(self.deals) and self.rules.match_over(self.totals)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the match is over (R29), else ``None``."""
+        if not self.is_over:
+            return None
+        return self.totals.index(max(self.totals))
+
+    def new_deal(self) -> Deal:
+        """Deal the next hand: the dealer moves one seat on each deal (R3)."""
+        if self.current is not None:
+            raise RuntimeError("the current deal is not over")
+        if self.is_over:
+            raise RuntimeError("the match is over")
+        number = len(self.deals)
+        dealer = (self.deals[-1].dealer + 1) % self.rules.seats if self.deals else self.first_dealer
+        deal = Deal.shuffled(random.Random(f"{self.seed}/{number}"), dealer, self.rules, self.max_turns)
+        deal.match_scores = tuple(self.totals)
+        self.deals.append(deal)
+        return deal
+
+    def finish_deal(self) -> DealResult:
+        """Add the ended current deal's scores to the totals."""
+        deal = self.deals[-1]
+        if not deal.is_over:
+            raise RuntimeError("the deal is not over")
+        result = deal.result()
+        for team, points in enumerate(result.team_scores):
+            self.totals[team] += points
+        return result
+
+    def to_record(self) -> dict[str, Any]:
+        data = record_to_json(self.rules, self.players, self.deals, seed=self.seed)
+        data["totals"] = list(self.totals)
+        if self.is_over:
+            data["winner"] = self.winner
+        return data
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any], max_turns: int | None = None) -> Match:
+        """Resume a match from its record: replays every deal, keeps the last one open."""
+        replay: Replay = replay_record(data, max_turns=max_turns)
+        match = cls(replay.rules, replay.players, replay.extra.get("seed"), max_turns)
+        for deal in replay.deals:
+            match.deals.append(deal)
+            deal.match_scores = tuple(match.totals)
+            if deal.is_over:
+                match.finish_deal()
+        return match
+
+
+__all__ = ["Match", "RECORD_FORMAT"]

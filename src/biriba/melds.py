@@ -1,0 +1,679 @@
+"""Melds: sets and runs, their notation, and every legal way to make or extend one.
+
+A run is stored by *position*: positions 1..14 of its suit, where 1 is the
+ace played low, 2 the suit's two, .. 13 the king and 14 the ace played high.
+Every position from ``lo`` to ``hi`` holds the suit's natural card except the
+positions listed in ``wilds``, as ``(position, card)`` pairs.  A two of the
+run's suit at position 2 is therefore simply a natural (R9).  A 13-card run is
+always stored ace-low, positions 1..13 (R8).
+
+The functions :func:`meld_options` and :func:`add_options` enumerate every
+distinct meld or add a multiset of cards allows.  The engine lists legal
+actions with them, and checks a typed action by enumerating with exactly the
+action's cards (:func:`resolve_meld`, :func:`resolve_add`), so the list and the
+check cannot disagree; :func:`explain_meld` and :func:`explain_add` only find
+the words for a refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import product
+from typing import NamedTuple, Union
+
+from .cards import JOKER, KINDS, NAMES, RANKS, SUITS, card_name, counts_of, is_two, parse_card, rank_of, suit_of
+from .errors import IllegalActionError, NotationError
+from .rules import Rules
+
+#: ``POS_CODE[suit][position]``: the natural card at a run position (0 and 15 are -1).
+POS_CODE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(((p - 1) % 13) * 4 + s if 1 <= p <= 14 else -1 for p in range(16)) for s in range(4)
+)
+#: Natural ranks that may form a set: every rank but the two (R7).
+SET_RANKS = (0,) + tuple(range(2, 13))
+NO_SLOT = -1
+
+
+def position_name(suit: int, position: int) -> str:
+    """The card a run position stands for, as a slot in the notation (``6H``)."""
+    return NAMES[POS_CODE[suit][position]]
+
+
+class RunMeld(NamedTuple):
+    """A run of one suit, positions ``lo..hi`` (see the module docstring)."""
+
+    suit: int
+    lo: int
+    hi: int
+    wilds: tuple[tuple[int, int], ...] = ()
+
+    is_run = True
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo + 1
+
+    @property
+    def clean(self) -> bool:
+        return not self.wilds
+
+    def cards(self) -> tuple[int, ...]:
+        """The cards low to high, wilds in their slots."""
+        codes = POS_CODE[self.suit]
+        out = list(codes[self.lo : self.hi + 1])
+        for position, card in self.wilds:
+            out[position - self.lo] = card
+        return tuple(out)
+
+    def slots(self) -> tuple[int, ...]:
+        """Parallel to :meth:`cards`: the slot (card code) of each wild, else -1."""
+        out = [NO_SLOT] * self.size
+        codes = POS_CODE[self.suit]
+        for position, _card in self.wilds:
+            out[position - self.lo] = codes[position]
+        return tuple(out)
+
+    def text(self) -> str:
+        return format_placed(self.cards(), self.slots())
+
+
+class SetMeld(NamedTuple):
+    """A set of one natural rank: its naturals (sorted codes) and its wilds."""
+
+    rank: int
+    naturals: tuple[int, ...]
+    wilds: tuple[int, ...] = ()
+
+    is_run = False
+
+    @property
+    def size(self) -> int:
+        return len(self.naturals) + len(self.wilds)
+
+    @property
+    def clean(self) -> bool:
+        return not self.wilds
+
+    def cards(self) -> tuple[int, ...]:
+        """Naturals in suit order, then the wilds."""
+        return self.naturals + self.wilds
+
+    def slots(self) -> tuple[int, ...]:
+        return (NO_SLOT,) * self.size
+
+    def text(self) -> str:
+        return format_cards_of(self.cards())
+
+
+Meld = Union[RunMeld, SetMeld]
+
+
+class AddOption(NamedTuple):
+    """One distinct way to add cards to a meld: what goes on and what results."""
+
+    cards: tuple[int, ...]  # hand cards added, canonical hand order
+    slots: tuple[int, ...]  # parallel: slot of an added wild in a run, else -1
+    end: str | None  # "low"/"high" when the add displaces the run's wild (R13)
+    meld: Meld  # the meld after the add
+
+
+# ---------------------------------------------------------------- notation
+def format_cards_of(codes: Sequence[int]) -> str:
+    return " ".join(NAMES[c] for c in codes)
+
+
+def format_placed(cards: Sequence[int], slots: Sequence[int]) -> str:
+    """Cards with their wild slots: ``3H 4H JK=5H``."""
+    return " ".join(NAMES[c] if s < 0 else f"{NAMES[c]}={NAMES[s]}" for c, s in zip(cards, slots))
+
+
+def parse_placed(tokens: Sequence[str]) -> tuple[list[int], list[int]]:
+    """Parse ``["JK=6H", "5H"]`` into cards and parallel slots (-1 for none)."""
+    cards: list[int] = []
+    slots: list[int] = []
+    for token in tokens:
+        card_text, sep, slot_text = token.partition("=")
+        card = parse_card(card_text)
+        slot = NO_SLOT
+        if sep:
+            slot = parse_card(slot_text)
+            if slot == JOKER:
+                raise NotationError(f"{token!r}: a slot is a natural card such as 6H, not JK")
+            if card != JOKER and not is_two(card):
+                raise NotationError(f"{token!r}: only a wild (a joker or a two) takes a slot")
+        cards.append(card)
+        slots.append(slot)
+    return cards, slots
+
+
+def meld_value(meld: Meld, values: Sequence[int]) -> int:
+    """Sum of the card values in a meld (R25): wilds count their own value."""
+    return sum(values[c] for c in meld.cards())
+
+
+def meld_state(meld: Meld, rules: Rules) -> str:
+    """A short description for players: ``run``, ``clean biriba``, ``dirty 13-run``..."""
+    if meld.size < rules.biriba_size:
+        return "run" if meld.is_run else "set"
+    kind = "clean" if meld.clean else "dirty"
+    if meld.is_run and meld.size == 13:
+        return f"{kind} 13-run"
+    return f"{kind} biriba"
+
+
+# ------------------------------------------------------------ table melds
+def parse_meld(tokens: Sequence[str] | str, rules: Rules) -> Meld:
+    """Read a meld lying on the table (positions, records).
+
+    Unlike a meld made from the hand, a table meld may hold a wild two of its
+    own suit while rank 2 is free (R9: it keeps its slot until moved).
+    """
+    if isinstance(tokens, str):
+        tokens = tokens.split()
+    cards, slots = parse_placed(tokens)
+    where = " ".join(tokens)
+    errors: list[str] = []
+    naturals = [c for c, s in zip(cards, slots) if s < 0 and c != JOKER and not is_two(c)]
+    if not any(s >= 0 for s in slots) and naturals and len({rank_of(c) for c in naturals}) == 1:
+        try:
+            return _table_set(cards, rules)
+        except NotationError as exc:
+            errors.append(str(exc))
+    try:
+        return _table_run(cards, slots, rules)
+    except NotationError as exc:
+        errors.append(str(exc))
+    raise NotationError(f"{where!r} is not a meld: {errors[0]}")
+
+
+def _table_set(cards: list[int], rules: Rules) -> SetMeld:
+    naturals = tuple(sorted(c for c in cards if c != JOKER and not is_two(c)))
+    wilds = tuple(sorted(c for c in cards if c == JOKER or is_two(c)))
+    if any(c not in rules.wild_kinds for c in wilds):
+        raise NotationError("twos are not wild under these rules (R6)")
+    if len(wilds) > rules.max_wilds:
+        raise NotationError(f"a set holds at most {rules.max_wilds} wild (R7)")
+    if len(cards) < rules.min_meld:
+        raise NotationError(f"a meld has at least {rules.min_meld} cards (R7)")
+    return SetMeld(rank_of(naturals[0]), naturals, wilds)
+
+
+def _table_run(cards: list[int], slots: list[int], rules: Rules) -> RunMeld:
+    suits = {suit_of(s) for s in slots if s >= 0}
+    suits |= {suit_of(c) for c, s in zip(cards, slots) if s < 0 and c != JOKER}
+    if len(suits) != 1:
+        raise NotationError("a run is of one suit (R8)")
+    suit = suits.pop()
+    fixed: list[tuple[int, int]] = []  # (rank, card): naturals and slotted wilds
+    loose: list[int] = []  # wilds without a slot
+    for card, slot in zip(cards, slots):
+        if slot >= 0 and slot != card:
+            fixed.append((rank_of(slot), card))
+        elif slot >= 0:  # "2H=2H": the run's own two at rank 2 is natural
+            fixed.append((rank_of(card), -1))
+        elif card == JOKER or (is_two(card) and suit_of(card) != suit):
+            loose.append(card)
+        else:
+            fixed.append((rank_of(card), -1))
+    ranks = [r for r, _ in fixed]
+    if len(set(ranks)) != len(ranks):
+        raise NotationError("a run holds each rank once (R8)")
+    best: RunMeld | None = None
+    for ace_pos in (1, 14):
+        placed = {(ace_pos if r == 0 else r + 1): card for r, card in fixed}
+        lo, hi = min(placed), max(placed)
+        gaps = [p for p in range(lo, hi + 1) if p not in placed]
+        if len(gaps) > len(loose) or hi - lo + 1 + len(loose) - len(gaps) > 13:
+            continue
+        for card in loose:  # R10: a gap, else the high end, else the low end
+            if gaps:
+                placed[gaps.pop()] = card
+            elif hi < 14 and hi - lo < 12:
+                hi += 1
+                placed[hi] = card
+            elif lo > 1 and hi - lo < 12:
+                lo -= 1
+                placed[lo] = card
+            else:
+                break
+        else:
+            lo, hi = min(placed), max(placed)
+            wilds = tuple(sorted((p, c) for p, c in placed.items() if c >= 0))
+            best = _normalize(RunMeld(suit, lo, hi, wilds))
+            break
+    if best is None:
+        raise NotationError("the cards are not consecutive ranks of one suit (R8)")
+    if any(c not in rules.wild_kinds for _, c in best.wilds):
+        raise NotationError("twos are not wild under these rules (R6)")
+    if len(best.wilds) > rules.max_wilds:
+        raise NotationError(f"a run holds at most {rules.max_wilds} wild (R8)")
+    if best.size < rules.min_meld:
+        raise NotationError(f"a meld has at least {rules.min_meld} cards (R8)")
+    return best
+
+
+def _normalize(run: RunMeld) -> RunMeld:
+    """Write a 13-card run ace-low (R8)."""
+    if run.hi == 14 and run.lo == 2:
+        wilds = tuple(sorted(((1 if p == 14 else p), c) for p, c in run.wilds))
+        return RunMeld(run.suit, 1, 13, wilds)
+    return run
+
+
+# ------------------------------------------------------------- new melds
+def meld_options(counts: Sequence[int], rules: Rules) -> Iterator[Meld]:
+    """Every distinct meld that the multiset ``counts`` can lay down (R6..R10)."""
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if rules.max_wilds else []
+    minimum = rules.min_meld
+    for suit in range(4):
+        yield from _run_melds(counts, suit, wild_avail, minimum)
+    yield from _set_melds(counts, wild_avail, minimum)
+
+
+def _run_melds(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Iterator[RunMeld]:
+    codes = POS_CODE[suit]
+    nat = [counts[codes[p]] if 1 <= p <= 14 else 0 for p in range(16)]
+    two = 4 + suit
+    for lo in range(1, 15 - minimum + 1):
+        miss = 0  # the one position without a natural, 0 if none yet
+        for hi in range(lo, min(lo + 12, 14) + 1):
+            if not nat[hi]:
+                if miss or not wild_avail:
+                    break
+                miss = hi
+            if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
+                continue  # too short, or the 13-run already listed ace-low
+            if not miss:
+                yield RunMeld(suit, lo, hi)
+                cells: Sequence[int] = range(lo, hi + 1)
+            else:
+                cells = (miss,)
+            for m in cells:
+                for w in wild_avail:
+                    if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
+                        continue
+                    yield RunMeld(suit, lo, hi, ((m, w),))
+
+
+def _wild_two_ok(
+    counts: Sequence[int], two: int, lo: int, hi: int, m: int, natural_two_from_hand: bool, ace_movable: bool
+) -> bool:
+    """May the run's own two be a wild at position ``m`` of the final run ``lo..hi``?
+
+    Not at position 2 (there it is natural); not when the hand also needs that
+    two as the natural at rank 2 and holds only one; and not when the same
+    cards could lay it natural instead (R9), which ``ace_movable`` widens: an
+    ace from the hand sitting high could sit low, next to the two.
+    """
+    if m == 2:
+        return False
+    if natural_two_from_hand and counts[two] < 2:
+        return False
+    if lo <= 2 <= hi:
+        return True  # rank 2 holds a natural two already: this one is a second copy
+    naturals = [p for p in range(lo, hi + 1) if p != m]
+    if ace_movable and naturals[-1] == 14:
+        naturals[-1] = 1
+    naturals.append(2)
+    return max(naturals) - min(naturals) + 1 != len(naturals)
+
+
+def _set_melds(counts: Sequence[int], wild_avail: list[int], minimum: int) -> Iterator[SetMeld]:
+    for rank in SET_RANKS:
+        base = rank * 4
+        have = counts[base : base + 4]
+        total = sum(have)
+        if total + (1 if wild_avail else 0) < minimum:
+            continue
+        for combo in product(*(range(n + 1) for n in have)):
+            n = sum(combo)
+            if n < minimum - 1 or n == 0:
+                continue
+            naturals = tuple(base + s for s in range(4) for _ in range(combo[s]))
+            if n >= minimum:
+                yield SetMeld(rank, naturals)
+            for w in wild_avail:
+                yield SetMeld(rank, naturals, (w,))
+
+
+# ------------------------------------------------------------------- adds
+def add_options(meld: Meld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+    """Every distinct multiset of ``counts`` that can go onto ``meld`` in one add.
+
+    Adding several cards is adding them one at a time in some order, each step
+    obeying R13 and R14; the options are the distinct results, told apart by
+    the cards, the slot of an added wild and the end a displaced wild takes.
+    """
+    if meld.is_run:
+        return _run_adds(meld, counts, rules)  # type: ignore[arg-type]
+    return _set_adds(meld, counts, rules)  # type: ignore[arg-type]
+
+
+def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+    base = meld.rank * 4
+    have = counts[base : base + 4]
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if len(meld.wilds) < rules.max_wilds else []
+    for combo in product(*(range(n + 1) for n in have)):
+        naturals = tuple(base + s for s in range(4) for _ in range(combo[s]))
+        merged = tuple(sorted(meld.naturals + naturals))
+        if naturals:
+            yield AddOption(naturals, (NO_SLOT,) * len(naturals), None, SetMeld(meld.rank, merged, meld.wilds))
+        for w in wild_avail:
+            yield AddOption(
+                naturals + (w,),
+                (NO_SLOT,) * (len(naturals) + 1),
+                None,
+                SetMeld(meld.rank, merged, tuple(sorted(meld.wilds + (w,)))),
+            )
+
+
+def _run_adds(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+    suit, lo, hi, wilds = run
+    codes = POS_CODE[suit]
+    two = 4 + suit
+    span = hi - lo + 1
+    low_cells = list(range(lo - 1, max(1, hi - 12) - 1, -1))  # outward from lo
+    high_cells = list(range(hi + 1, min(14, lo + 12) + 1))  # outward from hi
+    low_miss = _misses(low_cells, counts, codes)
+    high_miss = _misses(high_cells, counts, codes)
+    has_wild = len(wilds) > 0
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if len(wilds) < rules.max_wilds else []
+    wild_pos, wild_card = wilds[0] if has_wild else (0, -1)
+    displace = has_wild and counts[codes[wild_pos]] > 0
+    for a in range(len(low_cells) + 1):
+        lmiss = low_miss[a]
+        if len(lmiss) > 1:
+            break
+        for b in range(len(high_cells) + 1):
+            if span + a + b > 13:
+                break
+            hmiss = high_miss[b]
+            if len(hmiss) > 1:
+                break
+            if a + b == 0 or (lo - a == 2 and hi + b == 14 and hi != 14):
+                continue  # nothing added, or the 13-run already listed ace-low
+            L, H = lo - a, hi + b
+            cells = low_cells[:a] + high_cells[:b]
+            missing = lmiss + hmiss
+            if not has_wild:
+                if not missing:
+                    yield _run_option(run, L, H, cells, 0, -1, None, ())
+                    wild_cells: Sequence[int] = cells
+                elif len(missing) == 1:
+                    wild_cells = missing
+                else:
+                    continue
+                for m in wild_cells:
+                    for w in wild_avail:
+                        if w == two and not _wild_two_ok(counts, two, L, H, m, 2 in cells, ace_movable=14 in cells):
+                            continue
+                        yield _run_option(run, L, H, cells, m, w, None, ())
+                continue
+            if not missing:  # the wild stays in its slot (R9)
+                yield _run_option(run, L, H, cells, 0, -1, None, wilds)
+            if displace and len(missing) <= 1:  # R13: its natural comes in, it moves
+                for f in missing or cells:
+                    end = "low" if f < wild_pos else "high"
+                    moved: tuple[tuple[int, int], ...] = () if (wild_card == two and f == 2) else ((f, wild_card),)
+                    yield _run_option(run, L, H, cells, f, -1, end, moved, displaced_at=wild_pos)
+    if displace and wild_card == two and wild_pos > 2 and lo >= 3 and rules.max_wilds:
+        yield from _adds_after_two_lands(run, counts, rules)
+
+
+def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+    """Adds where the run's wild two lands on rank 2 and a hand wild then joins.
+
+    Once the displaced two is natural (R9) the run holds no wild, so a wild
+    from the hand may follow in the same action without ever making two
+    wilds at once (R14).  The naturals of ranks 3 up to the run must come
+    first, then the natural of the two's slot sends it to rank 2.
+    """
+    suit, lo, hi, ((wild_pos, _two),) = run
+    codes = POS_CODE[suit]
+    lifted = [codes[p] for p in range(3, lo)] + [codes[wild_pos]]
+    rest = list(counts)
+    for c in lifted:
+        rest[c] -= 1
+        if rest[c] < 0:
+            return
+    landed = RunMeld(suit, 2, hi)
+    two = 4 + suit
+    for option in _run_adds(landed, rest, rules):
+        # a second two of the suit could have been the natural one (R9): that add is listed already
+        if any(slot >= 0 and card != two for card, slot in zip(option.cards, option.slots)):
+            placed = sorted([(c, NO_SLOT) for c in lifted] + list(zip(option.cards, option.slots)))
+            yield AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), "low", option.meld)
+
+
+def _misses(cells: list[int], counts: Sequence[int], codes: Sequence[int]) -> list[list[int]]:
+    """``out[k]``: the cells among the first ``k`` that the hand cannot fill (at most 2 kept)."""
+    out: list[list[int]] = [[]]
+    current: list[int] = []
+    for p in cells:
+        if not counts[codes[p]]:
+            current = current + [p]
+        out.append(current)
+        if len(current) > 1:
+            break
+    return out
+
+
+def _run_option(
+    run: RunMeld,
+    L: int,
+    H: int,
+    cells: list[int],
+    free: int,
+    wild: int,
+    end: str | None,
+    wilds: tuple[tuple[int, int], ...],
+    displaced_at: int = 0,
+) -> AddOption:
+    """Build the option that fills ``cells`` with naturals except ``free``.
+
+    ``wild`` (if >= 0) is a hand wild put at ``free``; otherwise ``free`` is
+    where the displaced table wild went (``wilds`` gives the new wild list).
+    """
+    codes = POS_CODE[run.suit]
+    placed = [(codes[p], NO_SLOT) for p in cells if p != free]
+    if displaced_at:
+        placed.append((codes[displaced_at], NO_SLOT))
+    if wild >= 0:
+        placed.append((wild, codes[free]))
+        wilds = ((free, wild),)
+    placed.sort()
+    new = _normalize(RunMeld(run.suit, L, H, wilds))
+    return AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), end, new)
+
+
+# ------------------------------------------------------ checking an action
+def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Meld:
+    """The meld that these hand cards make, applying R10's default slot.
+
+    Raises :class:`IllegalActionError` naming the rule when they make none.
+    """
+    options = [m for m in meld_options(counts_of(cards), rules) if m.size == len(cards)]
+    options = [m for m in options if _slots_match(cards, slots, m)]
+    if not options:
+        raise explain_meld(cards, slots, rules)
+    return max(options, key=_default_key)
+
+
+def resolve_add(
+    meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, rules: Rules
+) -> AddOption:
+    """The result of adding these hand cards to ``meld`` (R12..R14 defaults applied)."""
+    options = [o for o in add_options(meld, counts_of(cards), rules) if len(o.cards) == len(cards)]
+    options = [o for o in options if _slots_match(cards, slots, o.meld, added=o)]
+    if end is not None:
+        options = [o for o in options if o.end == end or _ace_either_end(o)]
+    if not options:
+        raise explain_add(meld, cards, slots, end, rules)
+    return max(options, key=lambda o: _default_key(o.meld))
+
+
+def _slots_match(cards: Sequence[int], slots: Sequence[int], meld: Meld, added: AddOption | None = None) -> bool:
+    """Do the slots the player named agree with this candidate?"""
+    named = sorted((c, s) for c, s in zip(cards, slots) if s >= 0)
+    if not named:
+        return True
+    if added is not None:
+        have = sorted((c, s) for c, s in zip(added.cards, added.slots) if s >= 0)
+    else:
+        have = sorted((c, s) for c, s in zip(meld.cards(), meld.slots()) if s >= 0)
+    return named == have
+
+
+def _ace_either_end(option: AddOption) -> bool:
+    """A wild displaced to the ace slot of a 13-run is at both ends at once."""
+    run = option.meld
+    return bool(option.end) and run.is_run and run.size == 13 and any(p == 1 for p, _ in run.wilds)  # type: ignore[union-attr]
+
+
+def _default_key(meld: Meld) -> tuple[int, int]:
+    """R10/R13 defaults: a two landing natural first, then the wild highest."""
+    if not meld.is_run:
+        return (0, 0)
+    wilds = meld.wilds
+    return (0, max(p for p, _ in wilds)) if wilds else (1, 0)  # type: ignore[misc]
+
+
+# ------------------------------------------------------------- explaining
+def explain_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> IllegalActionError:
+    """Why these cards make no legal meld, naming the rule."""
+    text = format_placed(cards, slots)
+    if len(cards) < rules.min_meld:
+        return IllegalActionError("R7", f"a meld needs at least {rules.min_meld} cards, not {len(cards)} ({text})")
+    wild_like = [c for c in cards if c in rules.wild_kinds]
+    naturals = [c for c in cards if c not in rules.wild_kinds]
+    has_slots = any(s >= 0 for s in slots)
+    if has_slots and naturals and len({rank_of(c) for c in naturals}) == 1 and len(naturals) > 1:
+        return IllegalActionError("R10", f"a wild in a set takes no slot ({text})")
+    if not has_slots and naturals and len({rank_of(c) for c in naturals}) == 1:
+        rank = RANKS[rank_of(naturals[0])]
+        if len(wild_like) > rules.max_wilds:
+            return IllegalActionError("R7", f"a set holds at most {rules.max_wilds} wild; {text} has {len(wild_like)}")
+        if len(naturals) + min(len(wild_like), rules.max_wilds) < rules.min_meld:
+            return IllegalActionError("R7", f"not enough {rank}s for a set: {text}")
+    if not naturals and not any(is_two(c) for c in cards):
+        return IllegalActionError("R7", f"a meld needs natural cards; no set of jokers ({text})")
+    if all(is_two(c) or c == JOKER for c in cards) and len({suit_of(c) for c in cards if c != JOKER}) > 1:
+        return IllegalActionError("R7", f"there is no set of twos ({text})")
+    reason = _run_reason(cards, slots, rules)
+    return IllegalActionError(reason[0], f"{reason[1]} ({text})")
+
+
+def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tuple[str, str]:
+    """The first rule a would-be run breaks."""
+    slot_suits = {suit_of(s) for s in slots if s >= 0}
+    plain = [c for c, s in zip(cards, slots) if s < 0]
+    candidate_suits = slot_suits or {suit_of(c) for c in plain if c != JOKER and not is_two(c)}
+    if len(candidate_suits) != 1:
+        return "R8", "these cards are neither one rank (a set, R7) nor one suit (a run)"
+    suit = candidate_suits.pop()
+    two = 4 + suit
+    naturals = [c for c in plain if c != JOKER and suit_of(c) == suit]
+    if len([c for c in naturals if c == two]) > 1:
+        naturals.remove(two)
+    foreign = [c for c in plain if c != JOKER and suit_of(c) != suit and not is_two(c)]
+    if foreign:
+        return "R8", f"{card_name(foreign[0])} is not of the run's suit {SUITS[suit]}"
+    ranks = [rank_of(c) for c in naturals]
+    if len(set(ranks)) != len(ranks):
+        return "R8", "a run holds each rank once"
+    wild_count = len(cards) - len(naturals)
+    if wild_count > rules.max_wilds:
+        return "R8", f"a run holds at most {rules.max_wilds} wild besides a natural two"
+    if len(cards) > 13:
+        return "R8", "a run has at most 13 cards"
+    for card, slot in zip(cards, slots):
+        if slot >= 0 and card == two and slot != two and _two_could_be_natural(naturals, two):
+            return "R9", f"{card_name(two)} can be natural at rank 2 here, so it cannot stand for {card_name(slot)}"
+        if slot >= 0 and (suit_of(slot) != suit or rank_of(slot) in ranks):
+            return "R10", f"{card_name(card)} cannot stand for {card_name(slot)}: not a free rank of this run"
+    if any(s >= 0 for s in slots):
+        return "R10", "the named slot is neither a gap nor an end of the run"
+    if ranks.count(0) and 12 in ranks and 1 in ranks:
+        return "R8", "a run never wraps from K through A to 2"
+    return "R8", "the ranks are not consecutive, even with the wild allowed"
+
+
+def _two_could_be_natural(naturals: list[int], two: int) -> bool:
+    ranks = {rank_of(c) for c in naturals}
+    return 2 in ranks or 0 in ranks
+
+
+def explain_add(
+    meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, rules: Rules
+) -> IllegalActionError:
+    """Why these cards cannot go onto ``meld`` in one add, naming the rule."""
+    text = format_placed(cards, slots)
+    target = meld.text()
+    wild_like = [c for c in cards if c in rules.wild_kinds]
+    if not meld.is_run:
+        assert isinstance(meld, SetMeld)
+        rank = meld.rank
+        wrong = [c for c in cards if c not in rules.wild_kinds and rank_of(c) != rank]
+        if wrong:
+            return IllegalActionError("R7", f"{card_name(wrong[0])} does not fit the set of {RANKS[rank]}s ({target})")
+        if any(s >= 0 for s in slots):
+            return IllegalActionError("R10", "a wild in a set takes no slot")
+        if meld.wilds and wild_like:
+            return IllegalActionError("R14", f"the set {target} already holds a wild")
+        return IllegalActionError("R7", f"a set holds at most {rules.max_wilds} wild ({text})")
+    assert isinstance(meld, RunMeld)
+    suit, two = meld.suit, 4 + meld.suit
+    hand_wilds = [c for c, s in zip(cards, slots) if c == JOKER or (is_two(c) and c != two) or s >= 0]
+    if meld.wilds and hand_wilds:
+        return IllegalActionError("R14", f"a wild may not be added to {target}, which already holds one")
+    if len(hand_wilds) > rules.max_wilds:
+        return IllegalActionError("R14", f"only {rules.max_wilds} wild may go onto a run")
+    naturals = [c for c in cards if c not in hand_wilds]
+    wrong = [c for c in naturals if suit_of(c) != suit]
+    if wrong:
+        return IllegalActionError("R8", f"{card_name(wrong[0])} is not of the run's suit {SUITS[suit]} ({target})")
+    table_ranks = {rank_of(POS_CODE[suit][p]) for p in range(meld.lo, meld.hi + 1)}
+    displaced = [p for p, _ in meld.wilds if POS_CODE[suit][p] in naturals]
+    occupied = [c for c in naturals if rank_of(c) in table_ranks and not any(POS_CODE[suit][p] == c for p in displaced)]
+    if occupied:
+        return IllegalActionError("R8", f"{card_name(occupied[0])} is already in the run {target}")
+    if displaced and end is None:
+        return IllegalActionError("R13", f"no end of {target} can take the displaced wild")
+    if displaced:
+        return IllegalActionError("R13", f"the displaced wild cannot go to the {end} end of {target}")
+    if meld.size + len(cards) > 13:
+        return IllegalActionError("R8", f"the run {target} would pass 13 cards")
+    for card, slot in zip(cards, slots):
+        if slot >= 0 and card == two and meld.lo == 3:
+            return IllegalActionError("R9", f"{card_name(two)} can be natural at rank 2 here, so it takes no other slot")
+        if slot >= 0:
+            return IllegalActionError("R10", f"{card_name(card)} cannot stand for {card_name(slot)} on {target}")
+    if end is not None:
+        return IllegalActionError("R13", f"wild={end} names an end, but this add displaces no wild")
+    return IllegalActionError("R8", f"{text} does not extend {target} into one run of consecutive ranks")
+
+
+def cards_in_run_order(meld: Meld) -> list[str]:
+    """The meld as notation tokens (``JK=6H`` for a run's wild)."""
+    return meld.text().split()
+
+
+__all__ = [
+    "AddOption",
+    "KINDS",
+    "Meld",
+    "RunMeld",
+    "SetMeld",
+    "add_options",
+    "explain_add",
+    "explain_meld",
+    "format_placed",
+    "meld_options",
+    "meld_state",
+    "meld_value",
+    "parse_meld",
+    "parse_placed",
+    "position_name",
+    "resolve_add",
+    "resolve_meld",
+]

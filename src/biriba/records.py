@@ -1,0 +1,240 @@
+"""Positions and game records as JSON (``docs/notation.md``).
+
+A *position* is a snapshot of one deal in progress (``biriba-position/1``);
+a *record* is a whole match, replayable and checkable (``biriba-record/1``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .actions import Action
+from .cards import NAMES, counts_of, parse_card
+from .deal import DRAW_PHASE, PLAY_PHASE, Deal, Reserve
+from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError
+from .melds import parse_meld
+from .rules import Rules
+from .scoring import DealResult
+
+POSITION_FORMAT = "biriba-position/1"
+RECORD_FORMAT = "biriba-record/1"
+
+
+# -------------------------------------------------------------- positions
+def position_to_json(deal: Deal) -> dict[str, Any]:
+    """The complete position of a deal in progress (the truth: every card's place)."""
+    return {
+        "format": POSITION_FORMAT,
+        "rules": deal.rules.to_json(),
+        "match_scores": list(deal.match_scores),
+        "dealer": deal.dealer,
+        "to_move": deal.to_move,
+        "phase": deal.phase,
+        "hands": [[NAMES[c] for c in deal.hand(s)] for s in range(deal.rules.seats)],
+        "melds": [[m.text().split() for m in team] for team in deal.melds],
+        "discard": [NAMES[c] for c in deal.discard],
+        "stock": [NAMES[c] for c in deal.stock_cards],
+        "packets": [[NAMES[c] for c in p] for p in deal.packets_left],
+        "reserves": [None if r is None else {"seat": r.seat, "active": r.active} for r in deal.reserves],
+        "took_single": NAMES[deal.took_single] if deal.took_single >= 0 else None,
+        "passes": deal.passes,
+        "turn": deal.turn,
+    }
+
+
+def position_from_json(data: dict[str, Any]) -> Deal:
+    """Build a playable deal from a complete position; refuses hidden (view) positions."""
+    if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
+        raise NotationError(f"not a position: 'format' must be {POSITION_FORMAT!r}")
+    try:
+        return _position(data)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise NotationError(f"malformed position: {exc!r}") from None
+
+
+def _cards(items: Any, what: str) -> list[int]:
+    if not isinstance(items, list):
+        raise InvalidPositionError(f"{what} must be a list of cards; a player's view hides it and cannot be played on")
+    return [parse_card(x) for x in items]
+
+
+def _position(data: dict[str, Any]) -> Deal:
+    rules = Rules.from_json(data.get("rules", "classic"))
+    seats = rules.seats
+    hands = data["hands"]
+    if len(hands) != seats:
+        raise InvalidPositionError(f"'hands' must list {seats} hands")
+    deal = object.__new__(Deal)
+    deal.rules = rules
+    deal.dealer = _seat(data.get("dealer", 0), rules, "dealer")
+    deal.deck = None
+    deal.hands = [counts_of(_cards(h, f"hand {i}")) for i, h in enumerate(hands)]
+    deal.sizes = [sum(h) for h in deal.hands]
+    deal.melds = []
+    for team_melds in data["melds"]:
+        deal.melds.append([parse_meld(m, rules) for m in team_melds])
+    if len(deal.melds) != len(rules.teams):
+        raise InvalidPositionError(f"'melds' must list {len(rules.teams)} teams")
+    deal.biriba = [any(m.size >= rules.biriba_size for m in team) for team in deal.melds]
+    deal.discard = _cards(data["discard"], "discard")
+    deal.stock = tuple(_cards(data["stock"], "stock"))
+    deal.stock_pos = 0
+    packets = [tuple(_cards(p, "packet")) for p in data["packets"]]
+    deal.packets = tuple(packets)
+    deal.packets_taken = 0
+    reserves: list[Reserve | None] = []
+    for r in data["reserves"]:
+        reserves.append(None if r is None else Reserve(_seat(r["seat"], rules, "reserve seat"), bool(r["active"])))
+    if len(reserves) != len(rules.teams):
+        raise InvalidPositionError(f"'reserves' must list {len(rules.teams)} teams")
+    for team, r in enumerate(reserves):
+        if r is not None and rules.team_of[r.seat] != team:
+            raise InvalidPositionError(f"team {team}'s reserve was taken by seat {r.seat} of another team (R20)")
+    if sum(r is not None for r in reserves) + len(packets) != rules.packets:
+        raise InvalidPositionError(f"taken reserves and packets left must add up to {rules.packets} (R20)")
+    deal.reserves = reserves
+    deal.to_move = _seat(data["to_move"], rules, "to_move")
+    phase = data["phase"]
+    if phase not in (DRAW_PHASE, PLAY_PHASE):
+        raise InvalidPositionError("'phase' must be 'draw' or 'play'")
+    deal.phase = phase
+    took = data.get("took_single")
+    deal.took_single = -1 if took is None else parse_card(took)
+    if deal.took_single >= 0 and (phase != PLAY_PHASE or not deal.hands[deal.to_move][deal.took_single]):
+        raise InvalidPositionError("'took_single' must be a card in the mover's hand during the play phase (R16)")
+    deal.passes = int(data.get("passes", 0))
+    deal.turn = int(data.get("turn", 1))
+    deal.max_turns = None
+    deal.ended_by = None
+    deal.closer = -1
+    deal.history = []
+    deal.match_scores = tuple(data.get("match_scores", [0] * len(rules.teams)))
+    deal.assert_consistent()
+    for seat, size in enumerate(deal.sizes):
+        if size == 0 and not (seat == deal.to_move and phase == PLAY_PHASE):
+            raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty")
+    return deal
+
+
+def _seat(value: Any, rules: Rules, what: str) -> int:
+    if not isinstance(value, int) or not 0 <= value < rules.seats:
+        raise InvalidPositionError(f"{what} must be a seat 0..{rules.seats - 1}")
+    return value
+
+
+def load_json(path: str | Path) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise NotationError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"{path} is not JSON: {exc}") from None
+
+
+# ---------------------------------------------------------------- records
+class DealRecord(NamedTuple):
+    """One deal of a record: its deck and dealer fix the deal (R4), actions replay it."""
+
+    dealer: int
+    deck: tuple[int, ...]
+    actions: tuple[tuple[int, str], ...]
+    result: DealResult | None
+    max_turns: int | None = None  # the simulation's turn cap, if one was set (R23)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "dealer": self.dealer,
+            "deck": [NAMES[c] for c in self.deck],
+            "actions": [[seat, text] for seat, text in self.actions],
+        }
+        if self.max_turns is not None:
+            data["max_turns"] = self.max_turns
+        if self.result is not None:
+            data["result"] = self.result.to_json()
+        return data
+
+
+def deal_record(deal: Deal) -> DealRecord:
+    """The record of a deal played from its deck (its result once it is over)."""
+    if deal.deck is None:
+        raise InvalidPositionError("a deal set up from a position has no deck to record")
+    actions = tuple((seat, str(action)) for seat, action in deal.history)
+    return DealRecord(deal.dealer, deal.deck, actions, deal.result() if deal.is_over else None, deal.max_turns)
+
+
+class ReplayError(BiribaError):
+    """A record whose actions or results do not replay; says where."""
+
+
+class Replay(NamedTuple):
+    """A record read back: the rules, the players, every deal as replayed."""
+
+    rules: Rules
+    players: list[str]
+    deals: list[Deal]
+    extra: dict[str, Any]  # optional fields of the record (seed, ...)
+
+    @property
+    def results(self) -> list[DealResult]:
+        return [d.result() for d in self.deals if d.is_over]
+
+
+def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
+    """Replay every action of a record, checking each one and each stored result."""
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise NotationError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
+    rules = Rules.from_json(data.get("rules", "classic"))
+    players = list(data.get("players", [f"Seat {s}" for s in range(rules.seats)]))
+    deals: list[Deal] = []
+    raw_deals = data.get("deals", [])
+    for number, raw in enumerate(raw_deals, 1):
+        try:
+            deck = _cards(raw["deck"], "deck")
+            deal = Deal(deck, raw["dealer"], rules, max_turns=raw.get("max_turns", max_turns))
+        except (BiribaError, KeyError, TypeError) as exc:
+            raise ReplayError(f"deal {number}: bad deck or dealer: {exc}") from None
+        for index, item in enumerate(raw.get("actions", []), 1):
+            seat, text = item
+            where = f"deal {number}, action {index} ({seat}: {text!r})"
+            if deal.is_over:
+                raise ReplayError(f"{where}: the deal is already over")
+            if seat != deal.to_move:
+                raise ReplayError(f"{where}: R15: it is seat {deal.to_move}'s turn, not seat {seat}'s")
+            try:
+                deal.apply(deal.parse_action(text))
+            except (IllegalActionError, NotationError) as exc:
+                raise ReplayError(f"{where}: {exc}") from None
+        stored = raw.get("result")
+        if stored is not None:
+            if not deal.is_over:
+                raise ReplayError(f"deal {number}: the record gives a result but the actions do not end the deal")
+            got = deal.result().to_json()
+            if _normalize_result(stored) != _normalize_result(got):
+                raise ReplayError(f"deal {number}: recorded result {stored} differs from the replay's {got}")
+        elif number < len(raw_deals) and not deal.is_over:
+            raise ReplayError(f"deal {number}: not finished, yet another deal follows")
+        deals.append(deal)
+    extra = {k: v for k, v in data.items() if k not in ("format", "rules", "players", "deals")}
+    return Replay(rules, players, deals, extra)
+
+
+def _normalize_result(result: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        list(result.get("team_scores", [])),
+        [dict(b) for b in result.get("breakdown", [])],
+        result.get("ended_by"),
+    )
+
+
+def record_to_json(rules: Rules, players: Sequence[str], deals: Sequence[Deal], **extra: Any) -> dict[str, Any]:
+    """A record of a match (or of a few deals) as JSON data."""
+    return {
+        "format": RECORD_FORMAT,
+        "rules": rules.to_json(),
+        "players": list(players),
+        **extra,
+        "deals": [deal_record(d).to_json() for d in deals],
+    }

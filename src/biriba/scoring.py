@@ -1,0 +1,68 @@
+"""Scoring a deal per team, with the breakdown players check by hand (R24..R28)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .melds import meld_value
+
+if TYPE_CHECKING:
+    from .deal import Deal
+
+#: The parts of a team's deal score, in the order they are shown; ``total`` is their sum.
+PARTS = ("melds", "bonuses", "hands", "going_out", "reserve")
+
+
+class DealResult(NamedTuple):
+    """Team scores of one deal, the breakdown behind them and how the deal ended."""
+
+    team_scores: tuple[int, ...]
+    breakdown: tuple[dict[str, int], ...]
+    ended_by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "team_scores": list(self.team_scores),
+            "breakdown": [dict(b) for b in self.breakdown],
+            "ended_by": self.ended_by,
+        }
+
+
+def score_deal(deal: Deal) -> DealResult:
+    """Score the deal as it stands (normally once it is over).
+
+    Per team (R25..R27): the value of its melded cards, one bonus per meld by
+    its final state, minus both partners' hands, +100 for going out, -100 for
+    a reserve never taken (its packet not counted) or taken by discard and
+    still inactive (instead of that player's hand, which is the packet).
+    """
+    rules = deal.rules
+    values = rules.values
+    scores = []
+    breakdown = []
+    for team, seats in enumerate(rules.teams):
+        melds = deal.melds[team]
+        reserve = deal.reserves[team]
+        hands = 0
+        for seat in seats:
+            if reserve is not None and not reserve.active and reserve.seat == seat:
+                continue  # R27: the inactive packet costs a flat penalty instead
+            counts = deal.hands[seat]
+            hands -= sum(values[c] * n for c, n in enumerate(counts) if n)
+        if reserve is None:
+            reserve_points = -rules.no_reserve_penalty
+        elif not reserve.active:
+            reserve_points = -rules.inactive_reserve_penalty
+        else:
+            reserve_points = 0
+        part = {
+            "melds": sum(meld_value(m, values) for m in melds),
+            "bonuses": sum(rules.meld_bonus(m.is_run, m.size, m.clean) for m in melds),
+            "hands": hands,
+            "going_out": rules.going_out_bonus if deal.ended_by == "closure" and deal.closer in seats else 0,
+            "reserve": reserve_points,
+        }
+        part["total"] = sum(part[k] for k in PARTS)
+        scores.append(part["total"])
+        breakdown.append(part)
+    return DealResult(tuple(scores), tuple(breakdown), deal.ended_by)

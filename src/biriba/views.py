@@ -1,0 +1,103 @@
+"""What one seat may see of a deal: the only thing bots, the terminal and the server get.
+
+A :class:`PlayerView` holds the seat's own hand, every meld on the table,
+the whole discard pile, and only *counts* of the other hands, the stock and
+the reserve packets.  :meth:`biriba.deal.Deal.view_for` is the one place
+that builds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import NAMES, KINDS
+from .melds import Meld
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .deal import Deal, Reserve
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's knowledge of a deal at one moment."""
+
+    seat: int
+    rules: Rules
+    dealer: int
+    to_move: int
+    phase: str
+    turn: int
+    hand: tuple[int, ...]  # own cards, sorted codes
+    hand_sizes: tuple[int, ...]  # every seat's card count
+    melds: tuple[tuple[Meld, ...], ...]  # per team, in the order made
+    discard: tuple[int, ...]  # bottom first
+    stock_count: int
+    packet_sizes: tuple[int, ...]  # packets not yet taken, top first
+    reserves: tuple[Reserve | None, ...]  # per team
+    took_single: int  # the card taken from a one-card pile this turn, else -1
+    passes: int
+    match_scores: tuple[int, ...]
+    ended_by: str | None
+
+    @classmethod
+    def of(cls, deal: Deal, seat: int) -> PlayerView:
+        counts = deal.hands[seat]
+        return cls(
+            seat=seat,
+            rules=deal.rules,
+            dealer=deal.dealer,
+            to_move=deal.to_move,
+            phase=deal.phase,
+            turn=deal.turn,
+            hand=tuple(c for c in range(KINDS) for _ in range(counts[c])),
+            hand_sizes=tuple(deal.sizes),
+            melds=tuple(tuple(m) for m in deal.melds),
+            discard=tuple(deal.discard),
+            stock_count=deal.stock_count,
+            packet_sizes=tuple(len(p) for p in deal.packets_left),
+            reserves=tuple(deal.reserves),
+            took_single=deal.took_single,
+            passes=deal.passes,
+            match_scores=deal.match_scores,
+            ended_by=deal.ended_by,
+        )
+
+    @property
+    def team(self) -> int:
+        return self.rules.team_of[self.seat]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat and self.ended_by is None
+
+    def hand_counts(self) -> list[int]:
+        counts = [0] * KINDS
+        for c in self.hand:
+            counts[c] += 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """The position from this seat's point of view (notation.md): hidden parts are counts."""
+        hands: list[Any] = [
+            [NAMES[c] for c in self.hand] if s == self.seat else {"count": n} for s, n in enumerate(self.hand_sizes)
+        ]
+        return {
+            "format": "biriba-position/1",
+            "rules": self.rules.to_json(),
+            "match_scores": list(self.match_scores),
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hands": hands,
+            "melds": [[m.text().split() for m in team] for team in self.melds],
+            "discard": [NAMES[c] for c in self.discard],
+            "stock": {"count": self.stock_count},
+            "packets": [{"count": n} for n in self.packet_sizes],
+            "reserves": [None if r is None else {"seat": r.seat, "active": r.active} for r in self.reserves],
+            "took_single": NAMES[self.took_single] if self.took_single >= 0 else None,
+            "passes": self.passes,
+            "turn": self.turn,
+            "viewer": self.seat,
+        }
