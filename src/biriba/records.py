@@ -103,8 +103,8 @@ def _position(data: dict[str, Any]) -> Deal:
     deal.phase = phase
     took = data.get("took_single")
     deal.took_single = -1 if took is None else parse_card(took)
-    if deal.took_single >= 0 and (phase != PLAY_PHASE or not deal.hands[deal.to_move][deal.took_single]):
-        raise InvalidPositionError("'took_single' must be a card in the mover's hand during the play phase (R16)")
+    if deal.took_single >= 0 and phase != PLAY_PHASE:
+        raise InvalidPositionError("'took_single' is set only in the play phase, after a take (R16)")
     deal.passes = int(data.get("passes", 0))
     deal.turn = int(data.get("turn", 1))
     deal.max_turns = None

@@ -1,0 +1,93 @@
+"""Building positions for rule tests: name a few hands and melds, the rest of the deck fills in."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from biriba.cards import NAMES, deck_counts, parse_cards
+from biriba.deal import Deal
+from biriba.melds import parse_meld
+from biriba.records import position_from_json
+from biriba.rules import CLASSIC, Rules
+
+
+def position(
+    hands: dict[int, str] | None = None,
+    melds: tuple[list[str], list[str]] = ([], []),
+    discard: str = "",
+    to_move: int = 0,
+    phase: str = "play",
+    reserves: tuple[Any, Any] = (None, None),
+    took_single: str | None = None,
+    stock: int | None = None,
+    passes: int = 0,
+    dealer: int | None = None,
+    rules: Rules = CLASSIC,
+    seed: int = 0,
+) -> Deal:
+    """A deal where the named hands, melds and pile are as given.
+
+    Unnamed hands get 11 cards from what is left, packets not taken get 11
+    each, and the stock gets ``stock`` cards (default: the rest); anything
+    still left over is laid down in the discard pile's bottom.
+    """
+    hands = hands or {}
+    left = deck_counts(rules.packs, rules.jokers)
+
+    def take(cards: list[int]) -> list[int]:
+        for c in cards:
+            left[c] -= 1
+            assert left[c] >= 0, f"too many {NAMES[c]}"
+        return cards
+
+    named = {s: take(parse_cards(h)) for s, h in hands.items()}
+    for team in melds:
+        for m in team:
+            take(list(parse_meld(m, rules).cards()))
+    pile = take(parse_cards(discard))
+    pool = [c for c in range(len(left)) for _ in range(left[c])]
+    random.Random(seed).shuffle(pool)
+    all_hands = []
+    for s in range(rules.seats):
+        if s in named:
+            all_hands.append(named[s])
+        else:
+            all_hands.append(pool[: rules.hand_size])
+            del pool[: rules.hand_size]
+    taken = sum(r is not None for r in reserves)
+    packets = []
+    for _ in range(rules.packets - taken):
+        packets.append(pool[: rules.packet_size])
+        del pool[: rules.packet_size]
+    if stock is None:
+        stock_cards, pool = pool, []
+    else:
+        stock_cards, pool = pool[:stock], pool[stock:]
+    data = {
+        "format": "biriba-position/1",
+        "rules": rules.to_json(),
+        "dealer": (to_move - 1) % rules.seats if dealer is None else dealer,
+        "to_move": to_move,
+        "phase": phase,
+        "hands": [[NAMES[c] for c in sorted(h)] for h in all_hands],
+        "melds": [[m.split() for m in team] for team in melds],
+        "discard": [NAMES[c] for c in pool + pile],
+        "stock": [NAMES[c] for c in stock_cards],
+        "packets": [[NAMES[c] for c in p] for p in packets],
+        "reserves": [None if r is None else {"seat": r[0], "active": r[1]} for r in reserves],
+        "took_single": took_single,
+        "passes": passes,
+    }
+    return position_from_json(data)
+
+
+def texts(deal: Deal) -> list[str]:
+    """The mover's legal actions as sorted canonical strings."""
+    return sorted(str(a) for a in deal.legal_actions())
+
+
+def play(deal: Deal, *actions: str) -> Deal:
+    for text in actions:
+        deal.apply(deal.parse_action(text))
+    return deal
