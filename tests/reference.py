@@ -59,7 +59,7 @@ def reference_melds(cards: list[int]) -> set[Meld]:
                     if len(spots) > 1 and any(lo < p < hi for p in spots):
                         continue
                     for f in spots:
-                        full = sorted(pos + [f])
+                        full = sorted([*pos, f])
                         if full[-1] - full[0] + 1 != len(full) or len(full) > 13:
                             continue
                         meld = _normalize(RunMeld(suit, full[0], full[-1], ((f, wild[0]),)))

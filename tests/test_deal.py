@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import play, position, texts
 
 from biriba.actions import Action
 from biriba.cards import NAMES, counts_of, full_deck, parse_card, parse_cards
 from biriba.deal import Deal, Reserve
 from biriba.errors import IllegalActionError, InvalidPositionError
 from biriba.rules import CLASSIC
+from helpers import play, position, texts
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"  # a clean 7-card run of spades
 
@@ -44,7 +44,7 @@ def test_R2_deck_of_108_with_identical_copies_as_multisets() -> None:
     deck = full_deck()
     assert len(deck) == 108 and deck.count(parse_card("7H")) == 2 and deck.count(parse_card("JK")) == 4
     with pytest.raises(InvalidPositionError, match="R2"):
-        Deal(deck[:-1] + [parse_card("7H")])
+        Deal([*deck[:-1], parse_card("7H")])
     deal = position({0: "7H 7H 9C"}, phase="play")
     assert texts(deal).count("discard 7H") == 1  # two identical copies: one action
 
@@ -335,9 +335,7 @@ def test_R30_meld_leaving_only_barred_cards_is_illegal() -> None:
 
 
 def test_R30_unless_the_barred_cards_can_still_go_onto_a_meld() -> None:
-    deal = position(
-        {0: "4C 5C 6C 7H"}, melds=([BIRIBA, "7S 7D 7C"], []), phase="draw", discard="7H"
-    )
+    deal = position({0: "4C 5C 6C 7H"}, melds=([BIRIBA, "7S 7D 7C"], []), phase="draw", discard="7H")
     play(deal, "take")
     assert "meld 4C 5C 6C" in texts(deal)
     play(deal, "meld 4C 5C 6C")

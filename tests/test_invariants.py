@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -78,10 +79,8 @@ def visible_cards(data: Any) -> Counter[int]:
     """Every card named anywhere in a JSON view (slots count as the wild's card only)."""
     found: Counter[int] = Counter()
     if isinstance(data, str):
-        try:
+        with contextlib.suppress(ValueError):
             found[parse_card(data.partition("=")[0])] += 1
-        except ValueError:
-            pass
     elif isinstance(data, list):
         for item in data:
             found += visible_cards(item)

@@ -8,7 +8,6 @@ from itertools import product
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import reference_adds, reference_melds
 
 from biriba.cards import JOKER, counts_of, parse_card, parse_cards
 from biriba.errors import IllegalActionError, NotationError
@@ -25,6 +24,7 @@ from biriba.melds import (
     resolve_meld,
 )
 from biriba.rules import CLASSIC
+from reference import reference_adds, reference_melds
 
 
 def meld(text: str) -> RunMeld | SetMeld:
@@ -231,7 +231,7 @@ def test_R25_meld_value_counts_wilds_at_their_own_value() -> None:
 # -------------------------------------------------- against the reference
 SUIT = 1  # hearts; suits are symmetric in the rules
 HEARTS = [POS_CODE[SUIT][p] for p in range(1, 14)]
-POOL = HEARTS + [JOKER, 4, 5, parse_card("7S"), parse_card("7D")]
+POOL = [*HEARTS, JOKER, 4, 5, parse_card("7S"), parse_card("7D")]
 
 
 def sub_multisets(cards: list[int]) -> list[list[int]]:

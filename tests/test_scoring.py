@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from helpers import play, position
-
 from biriba.cards import parse_card, parse_cards
 from biriba.deal import Reserve
 from biriba.rules import CLASSIC
 from biriba.scoring import PARTS
+from helpers import play, position
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"
 

@@ -23,13 +23,13 @@ ACE = 0
 TWO = 1
 TWOS = (4, 5, 6, 7)  # 2S 2H 2D 2C
 
-NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS) + ("JK",)
+NAMES: tuple[str, ...] = (*tuple(r + s for r in RANKS for s in SUITS), "JK")
 
 _PARSE: dict[str, int] = {}
 for _code, _name in enumerate(NAMES):
     _PARSE[_name] = _code
     if _code != JOKER:
-        _r, _s = _name
+        _r, _s = _name[0], _name[1]
         _PARSE[_r + SUIT_SYMBOLS[SUITS.index(_s)]] = _code
         if _r == "T":
             _PARSE["10" + _s] = _code
@@ -65,9 +65,7 @@ def parse_card(text: str) -> int:
     key = text.strip().upper()
     code = _PARSE.get(key)
     if code is None:
-        raise NotationError(
-            f"{text!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, or JK"
-        )
+        raise NotationError(f"{text!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, or JK")
     return code
 
 

@@ -1,2 +1,268 @@
-def main() -> int:
+"""The ``biriba`` command: play, simulate, and work with positions and records.
+
+Exit status: 0 on success; 1 on an illegal action or an invalid file, with a
+one-line message naming the problem and the rule; 2 on misuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .bots import BOT_KINDS
+from .deal import Deal
+from .errors import BiribaError
+from .records import load_json, position_from_json, position_to_json, replay_record
+from .rules import PRESETS, Rules, preset
+from .simulate import DEFAULT_MAX_TURNS, simulate
+
+
+class Misuse(Exception):
+    """Bad command-line use: exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except BiribaError as exc:
+        print(f"biriba: {exc}", file=sys.stderr)
+        return 1
+    except Misuse as exc:
+        print(f"biriba: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="biriba", description="Biriba, the Greek partnership rummy.")
+    parser.add_argument("--version", action="version", version=f"biriba {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play a match in the terminal against three bots")
+    p.add_argument("--seed", help="seed of the match's decks and bots (default: random)")
+    p.add_argument("--rules", default="classic", help="rules preset (see 'biriba rules')")
+    p.add_argument("--bots", default="greedy", help="bot kind(s) for seats 1, 2, 3, comma-separated (cycled)")
+    p.add_argument("--name", default="You", help="your name in the record")
+    p.add_argument("--save", metavar="FILE", help="save the match record to FILE after every action")
+    p.add_argument("--resume", metavar="FILE", help="resume the match saved in FILE")
+    p.add_argument("--delay", type=float, default=0.4, help="seconds to pause after each bot action (default 0.4)")
+    p.add_argument("--plain", action="store_true", help="no colours or symbols (for screen readers and logs)")
+    p.set_defaults(run=_play)
+
+    p = sub.add_parser("legal", help="list the legal actions in a position")
+    p.add_argument("position", help="position JSON file (biriba-position/1)")
+    p.add_argument("--count", action="store_true", help="print only how many there are")
+    p.set_defaults(run=_legal)
+
+    p = sub.add_parser("apply", help="apply actions to a position and print the result")
+    p.add_argument("position", help="position JSON file")
+    p.add_argument("actions", nargs="+", metavar="ACTION", help="actions in order, each one quoted: 'meld 3H 4H 5H'")
+    p.set_defaults(run=_apply)
+
+    p = sub.add_parser("view", help="print a position as one seat sees it")
+    p.add_argument("position", help="position JSON file")
+    p.add_argument("--seat", type=int, required=True, help="the seat whose view to print")
+    p.set_defaults(run=_view)
+
+    p = sub.add_parser("replay", help="replay a game record, checking every action")
+    p.add_argument("record", help="record JSON file (biriba-record/1)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_replay)
+
+    p = sub.add_parser("simulate", help="self-play between bots, with statistics")
+    p.add_argument("--deals", type=int, required=True, help="number of deals to play")
+    p.add_argument("--bots", required=True, help="bot kinds cycled over the seats, e.g. greedy,random")
+    p.add_argument("--seed", default="0", help="seed of the decks and bots (default 0)")
+    p.add_argument("--rules", default="classic", help="rules preset")
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="turn cap per deal (default %(default)s)")
+    p.add_argument("--save", metavar="DIR", help="write one record per match into DIR")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("rules", help="list the rules presets, or show one")
+    p.add_argument("preset", nargs="?", help="a preset name")
+    p.set_defaults(run=_rules)
+    return parser
+
+
+# ------------------------------------------------------------- positions
+def _load_position(path: str) -> Deal:
+    return position_from_json(load_json(path))
+
+
+def _legal(args: argparse.Namespace) -> int:
+    deal = _load_position(args.position)
+    actions = sorted(str(a) for a in deal.legal_actions())
+    if args.count:
+        print(len(actions))
+    else:
+        for text in actions:
+            print(text)
     return 0
+
+
+def _apply(args: argparse.Namespace) -> int:
+    deal = _load_position(args.position)
+    for index, text in enumerate(args.actions, 1):
+        if deal.is_over:
+            raise Misuse(f"action {index} ({text!r}): the deal is already over")
+        try:
+            deal.apply(deal.parse_action(text))
+        except BiribaError as exc:
+            raise _located(exc, f"action {index} ({text!r})") from None
+    output: dict[str, Any] = deal.result().to_json() if deal.is_over else position_to_json(deal)
+    print(json.dumps(output, indent=1))
+    return 0
+
+
+def _located(exc: BiribaError, where: str) -> BiribaError:
+    """The same error with where it happened in front."""
+    return BiribaError(f"{where}: {exc}")
+
+
+def _view(args: argparse.Namespace) -> int:
+    deal = _load_position(args.position)
+    if not 0 <= args.seat < deal.rules.seats:
+        raise Misuse(f"--seat must be 0..{deal.rules.seats - 1}")
+    print(json.dumps(deal.view_for(args.seat).to_json(), indent=1))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    replay = replay_record(load_json(args.record))
+    totals = [0] * len(replay.rules.teams)
+    deals_out = []
+    for number, deal in enumerate(replay.deals, 1):
+        if deal.is_over:
+            result = deal.result()
+            for team, points in enumerate(result.team_scores):
+                totals[team] += points
+            deals_out.append({"deal": number, **result.to_json(), "totals": list(totals)})
+        else:
+            deals_out.append({"deal": number, "in_progress": True, "actions": len(deal.history)})
+    over = replay.rules.match_over(totals) and bool(replay.deals) and replay.deals[-1].is_over
+    winner = totals.index(max(totals)) if over else None
+    if args.json:
+        print(json.dumps({"rules": replay.rules.to_json(), "deals": deals_out, "totals": totals, "winner": winner}))
+        return 0
+    for item in deals_out:
+        if item.get("in_progress"):
+            print(f"deal {item['deal']}: in progress after {item['actions']} actions")
+            continue
+        scores = " ".join(f"{s:+d}" for s in item["team_scores"])
+        print(f"deal {item['deal']}: {scores}  (ended by {item['ended_by']}; totals {item['totals']})")
+    if winner is not None:
+        print(
+            f"match over: team {winner} ({', '.join(replay.players[s] for s in replay.rules.teams[winner])})"
+            f" wins {totals}"
+        )
+    else:
+        print(f"match not over: totals {totals}")
+    return 0
+
+
+# ------------------------------------------------------------ simulation
+def _bot_kinds(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if not kinds or unknown:
+        raise Misuse(f"unknown bot kind {unknown[0] if unknown else text!r}; known: {', '.join(sorted(BOT_KINDS))}")
+    return kinds
+
+
+def _rules_arg(name: str) -> Rules:
+    if name not in PRESETS:
+        raise Misuse(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    return preset(name)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    kinds = _bot_kinds(args.bots)
+    rules = _rules_arg(args.rules)
+    if args.deals < 1:
+        raise Misuse("--deals must be at least 1")
+    if args.max_turns < 1:
+        raise Misuse("--max-turns must be at least 1")
+    progress = None
+    if not args.no_progress and not args.json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with progress if progress is not None else _Null():
+        task = progress.add_task("deals", total=args.deals) if progress is not None else None
+
+        def advance(_deal: Deal) -> None:
+            if progress is not None and task is not None:
+                progress.advance(task)
+
+        stats = simulate(args.deals, kinds, args.seed, rules, args.max_turns, args.save, on_deal=advance)
+    data = stats.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{data['deals']} deals in {data['matches']} matches, {data['seconds']} s")
+    print(f"deals/s: {data['deals_per_s']}   decisions/s: {data['decisions_per_s']}")
+    print(f"mean decisions per deal: {data['mean_decisions_per_deal']}   mean turns: {data['mean_turns_per_deal']}")
+    ended = ", ".join(f"{k} {v}" for k, v in data["ended_by"].items())
+    print(f"ended by: {ended}")
+    for label, mean in data["mean_team_scores"].items():
+        print(f"mean team score per deal, {label}: {mean}")
+    if "margin" in data:
+        a, b = data["margin"]["teams"]
+        print(f"margin {a} - {b}: {data['margin']['points_per_deal']} points per deal")
+    if args.save:
+        print(f"records saved in {args.save}")
+    return 0
+
+
+class _Null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+# ----------------------------------------------------------------- rules
+def _rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        for name, rules in PRESETS.items():
+            print(f"{name:12} {rules.seats} seats, target {rules.target} ({rules.target_rule})")
+        return 0
+    rules = _rules_arg(args.preset)
+    for key, value in rules.options().items():
+        print(f"{key:24} {json.dumps(value)}")
+    return 0
+
+
+# ------------------------------------------------------------------ play
+def _play(args: argparse.Namespace) -> int:
+    from .tui import run_game
+
+    kinds = _bot_kinds(args.bots)
+    rules = _rules_arg(args.rules)
+    save = Path(args.save) if args.save else (Path(args.resume) if args.resume else None)
+    return run_game(
+        rules=rules,
+        bot_kinds=kinds,
+        seed=args.seed,
+        name=args.name,
+        save=save,
+        resume=Path(args.resume) if args.resume else None,
+        delay=args.delay,
+        plain=args.plain,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -58,7 +58,9 @@ class Outcome(NamedTuple):
     ended: str | None = None  # CLOSURE, PASSES or CAPPED if the deal ended
 
 
-def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> tuple[list[list[int]], list[tuple[int, ...]], int, tuple[int, ...]]:
+def deal_order(
+    rules: Rules, deck: Sequence[int], dealer: int
+) -> tuple[list[list[int]], list[tuple[int, ...]], int, tuple[int, ...]]:
     """Split a deck, listed top first, into hands, packets, upcard and stock (R4)."""
     seats, size = rules.seats, rules.hand_size
     hands: list[list[int]] = [[] for _ in range(seats)]
@@ -77,32 +79,34 @@ class Deal:
     """The full state of one deal; its methods are the rules."""
 
     __slots__ = (
-        "rules",
-        "dealer",
-        "hands",
-        "sizes",
-        "melds",
         "biriba",
+        "closer",
+        "dealer",
+        "deck",
         "discard",
-        "stock",
-        "stock_pos",
+        "ended_by",
+        "hands",
+        "history",
+        "match_scores",
+        "max_turns",
+        "melds",
         "packets",
         "packets_taken",
-        "reserves",
-        "to_move",
-        "phase",
-        "took_single",
         "passes",
+        "phase",
+        "reserves",
+        "rules",
+        "sizes",
+        "stock",
+        "stock_pos",
+        "to_move",
+        "took_single",
         "turn",
-        "max_turns",
-        "ended_by",
-        "closer",
-        "history",
-        "deck",
-        "match_scores",
     )
 
-    def __init__(self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None) -> None:
+    def __init__(
+        self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
+    ) -> None:
         """Deal ``deck`` (listed top first, after shuffle and cut) with ``dealer`` dealing (R4)."""
         if sorted(deck) != sorted(_deck_list(rules)):
             raise InvalidPositionError(
@@ -137,7 +141,11 @@ class Deal:
 
     @classmethod
     def shuffled(
-        cls, seed: int | str | random.Random | None = None, dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
+        cls,
+        seed: int | str | random.Random | None = None,
+        dealer: int = 0,
+        rules: Rules = CLASSIC,
+        max_turns: int | None = None,
     ) -> Deal:
         """A deal of a deck shuffled by ``seed`` (an int, a string or a ``random.Random``)."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -242,12 +250,12 @@ class Deal:
         for meld in meld_options(counts, rules):
             k = size - meld.size
             cards = meld.cards()
-            if k >= 2 and self.took_single < 0 or self._rest_ok(k, cards, has_biriba or meld.size >= biriba_size):
+            if (k >= 2 and self.took_single < 0) or self._rest_ok(k, cards, has_biriba or meld.size >= biriba_size):
                 yield Action("meld", cards, meld.slots())
         for index, meld in enumerate(self.melds[team]):
             for option in add_options(meld, counts, rules):
                 k = size - len(option.cards)
-                if k >= 2 and self.took_single < 0 or self._rest_ok(
+                if (k >= 2 and self.took_single < 0) or self._rest_ok(
                     k, option.cards, has_biriba or option.meld.size >= biriba_size
                 ):
                     yield Action("add", option.cards, option.slots, index, option.end)
@@ -324,7 +332,8 @@ class Deal:
                 if not self._take_ok():
                     raise IllegalActionError(
                         "R30",
-                        f"after taking the single {card_name(self.discard[0])} you could not finish the turn (R16 bars discarding it)",
+                        f"after taking the single {card_name(self.discard[0])} you could not finish the turn"
+                        " (R16 bars discarding it)",
                     )
             return action, None
         if kind not in ("meld", "add", "discard"):
@@ -347,7 +356,9 @@ class Deal:
         melds = self.melds[team]
         if not 0 <= action.meld < len(melds):
             have = f"melds 1..{len(melds)}" if melds else "no melds yet"
-            raise IllegalActionError("R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds")
+            raise IllegalActionError(
+                "R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds"
+            )
         option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
         self._check_rest(len(action.cards), action.cards, option.meld.size >= self.rules.biriba_size)
         return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
@@ -355,7 +366,8 @@ class Deal:
     def _check_discard(self, card: int, team: int) -> None:
         if card == self.took_single:
             raise IllegalActionError(
-                "R16", f"you took the single card {NAMES[card]} from the pile; you may not discard it or its copy this turn"
+                "R16",
+                f"you took the single card {NAMES[card]} from the pile; you may not discard it or its copy this turn",
             )
         if self.sizes[self.to_move] > 1:
             return
@@ -375,14 +387,18 @@ class Deal:
             if not biriba_after:
                 raise IllegalActionError("R18", "melding your last card needs a biriba on your team's table (R21)")
             if self.reserves[team] is not None:
-                raise IllegalActionError("R22", "your team has its reserve: go out by discarding your last card, never by melding")
+                raise IllegalActionError(
+                    "R22", "your team has its reserve: go out by discarding your last card, never by melding"
+                )
             raise IllegalActionError("R20", "no reserve packet is left for your team")
         if k == 1:
             if not biriba_after:
                 raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
             took = self.took_single
             if took >= 0 and self.hands[seat][took] > list(used).count(took):
-                raise IllegalActionError("R17", f"your last card would be the single {card_name(self.took_single)} you took (R16)")
+                raise IllegalActionError(
+                    "R17", f"your last card would be the single {card_name(self.took_single)} you took (R16)"
+                )
             raise IllegalActionError("R20", "no reserve packet is left for your team")
         raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
 
@@ -465,7 +481,9 @@ class Deal:
             if kind == "meld":
                 new_meld = resolve_meld(action.cards, action.slots, self.rules)
             else:
-                new_meld = resolve_add(self.melds[team][action.meld], action.cards, action.slots, action.end, self.rules).meld
+                new_meld = resolve_add(
+                    self.melds[team][action.meld], action.cards, action.slots, action.end, self.rules
+                ).meld
         if kind == "meld":
             self.melds[team].append(new_meld)
         else:

@@ -94,4 +94,4 @@ class Match:
         return match
 
 
-__all__ = ["Match", "RECORD_FORMAT"]
+__all__ = ["RECORD_FORMAT", "Match"]

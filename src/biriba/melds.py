@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .cards import JOKER, KINDS, NAMES, RANKS, SUITS, card_name, counts_of, is_two, parse_card, rank_of, suit_of
 from .errors import IllegalActionError, NotationError
@@ -30,7 +30,7 @@ POS_CODE: tuple[tuple[int, ...], ...] = tuple(
     tuple(((p - 1) % 13) * 4 + s if 1 <= p <= 14 else -1 for p in range(16)) for s in range(4)
 )
 #: Natural ranks that may form a set: every rank but the two (R7).
-SET_RANKS = (0,) + tuple(range(2, 13))
+SET_RANKS = (0, *tuple(range(2, 13)))
 NO_SLOT = -1
 
 
@@ -47,7 +47,9 @@ class RunMeld(NamedTuple):
     hi: int
     wilds: tuple[tuple[int, int], ...] = ()
 
-    is_run = True
+    @property
+    def is_run(self) -> bool:
+        return True
 
     @property
     def size(self) -> int:
@@ -84,7 +86,9 @@ class SetMeld(NamedTuple):
     naturals: tuple[int, ...]
     wilds: tuple[int, ...] = ()
 
-    is_run = False
+    @property
+    def is_run(self) -> bool:
+        return False
 
     @property
     def size(self) -> int:
@@ -105,7 +109,7 @@ class SetMeld(NamedTuple):
         return format_cards_of(self.cards())
 
 
-Meld = Union[RunMeld, SetMeld]
+Meld = RunMeld | SetMeld
 
 
 class AddOption(NamedTuple):
@@ -344,9 +348,9 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules) -> Iterator[Add
     obeying R13 and R14; the options are the distinct results, told apart by
     the cards, the slot of an added wild and the end a displaced wild takes.
     """
-    if meld.is_run:
-        return _run_adds(meld, counts, rules)  # type: ignore[arg-type]
-    return _set_adds(meld, counts, rules)  # type: ignore[arg-type]
+    if isinstance(meld, RunMeld):
+        return _run_adds(meld, counts, rules)
+    return _set_adds(meld, counts, rules)
 
 
 def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
@@ -360,10 +364,10 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[Ad
             yield AddOption(naturals, (NO_SLOT,) * len(naturals), None, SetMeld(meld.rank, merged, meld.wilds))
         for w in wild_avail:
             yield AddOption(
-                naturals + (w,),
+                (*naturals, w),
                 (NO_SLOT,) * (len(naturals) + 1),
                 None,
-                SetMeld(meld.rank, merged, tuple(sorted(meld.wilds + (w,)))),
+                SetMeld(meld.rank, merged, tuple(sorted((*meld.wilds, w)))),
             )
 
 
@@ -451,7 +455,7 @@ def _misses(cells: list[int], counts: Sequence[int], codes: Sequence[int]) -> li
     current: list[int] = []
     for p in cells:
         if not counts[codes[p]]:
-            current = current + [p]
+            current = [*current, p]
         out.append(current)
         if len(current) > 1:
             break
@@ -499,9 +503,7 @@ def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Me
     return max(options, key=_default_key)
 
 
-def resolve_add(
-    meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, rules: Rules
-) -> AddOption:
+def resolve_add(meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, rules: Rules) -> AddOption:
     """The result of adding these hand cards to ``meld`` (R12..R14 defaults applied)."""
     options = [o for o in add_options(meld, counts_of(cards), rules) if len(o.cards) == len(cards)]
     options = [o for o in options if _slots_match(cards, slots, o.meld, added=o)]
@@ -527,15 +529,14 @@ def _slots_match(cards: Sequence[int], slots: Sequence[int], meld: Meld, added: 
 def _ace_either_end(option: AddOption) -> bool:
     """A wild displaced to the ace slot of a 13-run is at both ends at once."""
     run = option.meld
-    return bool(option.end) and run.is_run and run.size == 13 and any(p == 1 for p, _ in run.wilds)  # type: ignore[union-attr]
+    return bool(option.end) and isinstance(run, RunMeld) and run.size == 13 and any(p == 1 for p, _ in run.wilds)
 
 
 def _default_key(meld: Meld) -> tuple[int, int]:
     """R10/R13 defaults: a two landing natural first, then the wild highest."""
-    if not meld.is_run:
+    if not isinstance(meld, RunMeld):
         return (0, 0)
-    wilds = meld.wilds
-    return (0, max(p for p, _ in wilds)) if wilds else (1, 0)  # type: ignore[misc]
+    return (0, max(p for p, _ in meld.wilds)) if meld.wilds else (1, 0)
 
 
 # ------------------------------------------------------------- explaining
@@ -645,7 +646,9 @@ def explain_add(
         return IllegalActionError("R8", f"the run {target} would pass 13 cards")
     for card, slot in zip(cards, slots):
         if slot >= 0 and card == two and meld.lo == 3:
-            return IllegalActionError("R9", f"{card_name(two)} can be natural at rank 2 here, so it takes no other slot")
+            return IllegalActionError(
+                "R9", f"{card_name(two)} can be natural at rank 2 here, so it takes no other slot"
+            )
         if slot >= 0:
             return IllegalActionError("R10", f"{card_name(card)} cannot stand for {card_name(slot)} on {target}")
     if end is not None:
@@ -659,8 +662,8 @@ def cards_in_run_order(meld: Meld) -> list[str]:
 
 
 __all__ = [
-    "AddOption",
     "KINDS",
+    "AddOption",
     "Meld",
     "RunMeld",
     "SetMeld",

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .actions import Action
 from .cards import NAMES, counts_of, parse_card
 from .deal import DRAW_PHASE, PLAY_PHASE, Deal, Reserve
 from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError

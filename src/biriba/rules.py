@@ -204,6 +204,4 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise NotationError(
-            f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}"
-        ) from None
+        raise NotationError(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards import NAMES, KINDS
+from .cards import KINDS, NAMES
 from .melds import Meld
 from .rules import Rules
 

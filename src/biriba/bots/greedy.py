@@ -1,0 +1,206 @@
+"""The greedy bot: a one-turn heuristic that plays like a sensible human.
+
+It values an action by what it does at once, in points: a card moved from
+the hand to the table counts twice its value (it stops being a penalty and
+starts scoring), a meld's bonus counts when it is reached, a meld on its way
+to a biriba counts a share of the bonus to come, a wild spent early costs
+the flexibility it had, and emptying the hand counts what the reserve or the
+closure is worth.  It takes the discard pile when the pile's cards meld at
+once, closes when its team is not behind, and discards what is least useful
+to itself and to the opponents.  Ties are broken by a seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from ..actions import Action
+from ..cards import JOKER, KINDS, rank_of, suit_of
+from ..melds import Meld, add_options, meld_options
+from ..rules import Rules
+from ..views import PlayerView
+
+#: Share of a biriba bonus a meld of this size is worth on its way there.
+PROMISE = {3: 0.15, 4: 0.25, 5: 0.4, 6: 0.6}
+#: What an unspent wild is worth in hand, early in the deal.
+WILD_IN_HAND = 60
+#: Worth of picking up the reserve: the -100 penalty avoided, 11 fresh cards.
+RESERVE_WORTH = 250
+#: Average penalty of an unseen card in a hand.
+CARD_GUESS = 7
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "draw":
+            return self._draw_or_take(view, legal)
+        best: tuple[float, float, Action] | None = None
+        allowed = set(legal)
+        counts = view.hand_counts()
+        for action, old, new in _options(view, counts, view.melds[view.team]):
+            if action not in allowed:
+                continue
+            gain = self._gain(view, old, new, action.cards, len(view.hand) - len(action.cards))
+            key = (gain, self.rng.random(), action)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        if best is not None and best[0] > 0:
+            return best[2]
+        discards = [a for a in legal if a.kind == "discard"]
+        return self._discard(view, discards) if discards else legal[0]
+
+    # --------------------------------------------------------------- draw
+    def _draw_or_take(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        kinds = {a.kind: a for a in legal}
+        if "take" in kinds:
+            gain = self._take_gain(view)
+            if gain > (0 if view.stock_count == 0 else 15):
+                return kinds["take"]
+        return kinds.get("draw") or kinds["pass"]
+
+    def _take_gain(self, view: PlayerView) -> float:
+        counts = view.hand_counts()
+        melds = view.melds[view.team]
+        before = self._plan(view, counts, melds)
+        with_pile = counts[:]
+        for c in view.discard:
+            with_pile[c] += 1
+        after = self._plan(view, with_pile, melds)
+        values = view.rules.values
+        return after - before - 0.3 * sum(values[c] for c in view.discard)
+
+    def _plan(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], steps: int = 5) -> float:
+        """Points of the best few melds in a row from ``counts`` (an estimate: R17 ignored)."""
+        counts = counts[:]
+        melds = list(melds)
+        total = 0.0
+        rules = view.rules
+        has_reserve = view.reserves[view.team] is not None
+        for _ in range(steps):
+            best: tuple[float, Action, Meld] | None = None
+            size = sum(counts)
+            biriba = any(m.size >= rules.biriba_size for m in melds)
+            for action, old, new in _options(view, counts, melds):
+                left = size - len(action.cards)
+                if (left < 2 and not (biriba or new.size >= rules.biriba_size)) or (left == 0 and has_reserve):
+                    continue  # R17, R18, R22: this could not be played
+                gain = self._gain(view, old, new, action.cards, left)
+                if best is None or gain > best[0]:
+                    best = (gain, action, new)
+            if best is None or best[0] <= 0:
+                break
+            gain, action, new = best
+            total += gain
+            for c in action.cards:
+                counts[c] -= 1
+            if action.kind == "meld":
+                melds.append(new)
+            else:
+                melds[action.meld] = new
+        return total
+
+    # ----------------------------------------------------------- melding
+    def _gain(self, view: PlayerView, old: Meld | None, new: Meld, cards: Sequence[int], left: int) -> float:
+        rules = view.rules
+        values = rules.values
+        gain: float = 2 * sum(values[c] for c in cards)
+        gain += rules.meld_bonus(new.is_run, new.size, new.clean) + _promise(new, rules)
+        if old is not None:
+            gain -= rules.meld_bonus(old.is_run, old.size, old.clean) + _promise(old, rules)
+        wilds = len(new.wilds) - (len(old.wilds) if old is not None else 0)
+        if wilds > 0 and new.size < rules.biriba_size:
+            gain -= wilds * WILD_IN_HAND * min(1.0, view.stock_count / 20)
+        if left <= 1:
+            gain += self._emptying_worth(view)
+        return gain
+
+    def _emptying_worth(self, view: PlayerView) -> float:
+        """What the reserve pickup or the closure that follows is worth."""
+        if view.reserves[view.team] is None:
+            return RESERVE_WORTH
+        ours, theirs = self._estimates(view)
+        if ours + view.rules.going_out_bonus >= theirs or view.stock_count < 8:
+            return 150.0
+        return -150.0
+
+    def _estimates(self, view: PlayerView) -> tuple[float, float]:
+        """Rough deal scores of the two sides as they stand."""
+        rules = view.rules
+        values = rules.values
+        scores = []
+        for team, seats in enumerate(rules.teams):
+            points: float = sum(
+                sum(values[c] for c in m.cards()) + rules.meld_bonus(m.is_run, m.size, m.clean)
+                for m in view.melds[team]
+            )
+            for seat in seats:
+                if seat == view.seat:
+                    points -= sum(values[c] for c in view.hand)
+                else:
+                    points -= CARD_GUESS * view.hand_sizes[seat]
+            if view.reserves[team] is None:
+                points -= rules.no_reserve_penalty
+            scores.append(points)
+        mine = scores[view.team]
+        return mine, max(s for t, s in enumerate(scores) if t != view.team)
+
+    # ---------------------------------------------------------- discarding
+    def _discard(self, view: PlayerView, discards: Sequence[Action]) -> Action:
+        counts = view.hand_counts()
+        rules = view.rules
+        opponents = [m for t, team in enumerate(view.melds) if t != view.team for m in team]
+        ours = view.melds[view.team]
+        late = view.stock_count < 10
+
+        def cost(action: Action) -> tuple[float, float]:
+            card = action.cards[0]
+            single = [0] * KINDS
+            single[card] = 1
+            keep = _usefulness(card, counts, rules)
+            if any(next(add_options(m, single, rules), None) for m in ours):
+                keep += 30
+            danger = 45 if any(next(add_options(m, single, rules), None) for m in opponents) else 0
+            dump = rules.values[card] * (0.8 if late else 0.2)
+            return keep + danger - dump, self.rng.random()
+
+        return min(discards, key=cost)
+
+
+def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:
+    """Every meld and add these cards allow, with the meld before and after."""
+    rules = view.rules
+    for meld in meld_options(counts, rules):
+        yield Action("meld", meld.cards(), meld.slots()), None, meld
+    for index, old in enumerate(melds):
+        for option in add_options(old, counts, rules):
+            yield Action("add", option.cards, option.slots, index, option.end), old, option.meld
+
+
+def _promise(meld: Meld, rules: Rules) -> float:
+    """A share of the biriba bonus still to come for a meld below biriba size."""
+    share = PROMISE.get(meld.size + 7 - rules.biriba_size, 0.0)
+    if not share:
+        return 0.0
+    return share * rules.meld_bonus(meld.is_run, rules.biriba_size, meld.clean)
+
+
+def _usefulness(card: int, counts: list[int], rules: Rules) -> float:
+    """How much a card helps its own hand: wilds, pairs, run neighbours."""
+    if card in rules.wild_kinds:
+        return 100.0
+    rank, suit = rank_of(card), suit_of(card)
+    worth = 22.0 * (sum(counts[rank * 4 : rank * 4 + 4]) - 1)
+    for step, weight in ((1, 14.0), (2, 7.0)):
+        for r in (rank - step, rank + step):
+            r %= 13
+            if counts[r * 4 + suit]:
+                worth += weight
+    return worth + (10.0 if counts[JOKER] else 0.0)

@@ -1,0 +1,123 @@
+"""Self-play: bots play matches against each other, with statistics.
+
+Used by ``biriba simulate`` and the benchmarks.  Bots see only views; the
+engine applies their actions unchecked because they come from
+:meth:`~biriba.deal.Deal.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .bots import Bot, make_bot
+from .deal import Deal
+from .match import Match
+from .rules import CLASSIC, Rules
+
+#: Default turn cap for self-play (R23: the rules set none; a simulation must).
+DEFAULT_MAX_TURNS = 400
+
+
+def play_deal(deal: Deal, bots: Sequence[Bot]) -> int:
+    """Let the bots play ``deal`` to its end; returns the number of decisions."""
+    decisions = 0
+    while deal.ended_by is None:
+        seat = deal.to_move
+        legal = list(deal.legal_actions())
+        action = bots[seat].choose(deal.view_for(seat), legal)
+        deal.apply(action, check=False)
+        decisions += 1
+    return decisions
+
+
+def team_labels(kinds: Sequence[str], rules: Rules) -> list[str]:
+    """A label per team: its bots' kinds (``greedy``, or ``greedy+random`` if mixed)."""
+    return ["+".join(sorted({kinds[s] for s in team})) for team in rules.teams]
+
+
+@dataclass
+class Stats:
+    """What a simulation measured."""
+
+    kinds: list[str]
+    labels: list[str]
+    deals: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    ended_by: Counter[str] = field(default_factory=Counter)
+    score_sums: list[int] = field(default_factory=list)
+    turn_sum: int = 0
+    matches: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        seconds = max(self.seconds, 1e-9)
+        per_team = [s / max(self.deals, 1) for s in self.score_sums]
+        by_label: dict[str, list[float]] = {}
+        for label, mean in zip(self.labels, per_team):
+            by_label.setdefault(label, []).append(mean)
+        data: dict[str, Any] = {
+            "deals": self.deals,
+            "matches": self.matches,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "deals_per_s": round(self.deals / seconds, 2),
+            "decisions_per_s": round(self.decisions / seconds, 1),
+            "mean_decisions_per_deal": round(self.decisions / max(self.deals, 1), 1),
+            "mean_turns_per_deal": round(self.turn_sum / max(self.deals, 1), 1),
+            "ended_by": {k: self.ended_by.get(k, 0) for k in ("closure", "passes", "capped")},
+            "bots": self.kinds,
+            "mean_team_scores": {label: round(sum(v) / len(v), 1) for label, v in by_label.items()},
+            "mean_team_scores_by_team": [round(m, 1) for m in per_team],
+        }
+        if len(by_label) == 2:
+            (a, ma), (b, mb) = by_label.items()
+            data["margin"] = {"teams": [a, b], "points_per_deal": round(sum(ma) / len(ma) - sum(mb) / len(mb), 1)}
+        return data
+
+
+def simulate(
+    deals: int,
+    kinds: Sequence[str],
+    seed: int | str = 0,
+    rules: Rules = CLASSIC,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    save: str | Path | None = None,
+    on_deal: Callable[[Deal], None] | None = None,
+) -> Stats:
+    """Play ``deals`` deals in matches to the target; ``kinds`` is cycled over the seats."""
+    seat_kinds = [kinds[s % len(kinds)] for s in range(rules.seats)]
+    stats = Stats(seat_kinds, team_labels(seat_kinds, rules), score_sums=[0] * len(rules.teams))
+    save_dir = Path(save) if save is not None else None
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    number = 0
+    while stats.deals < deals:
+        match = Match(
+            rules, [f"{k} {s}" for s, k in enumerate(seat_kinds)], seed=f"{seed}/{number}", max_turns=max_turns
+        )
+        bots = [make_bot(k, f"{seed}/{number}/{s}") for s, k in enumerate(seat_kinds)]
+        while not match.is_over and stats.deals < deals:
+            deal = match.new_deal()
+            stats.decisions += play_deal(deal, bots)
+            result = match.finish_deal()
+            stats.deals += 1
+            stats.turn_sum += deal.turn
+            stats.ended_by[result.ended_by or ""] += 1
+            for team, points in enumerate(result.team_scores):
+                stats.score_sums[team] += points
+            if on_deal is not None:
+                on_deal(deal)
+        stats.matches += 1
+        if save_dir is not None:
+            path = save_dir / f"match-{number:04d}.json"
+            path.write_text(json.dumps(match.to_record()) + "\n")
+        number += 1
+    stats.seconds = time.perf_counter() - start
+    return stats

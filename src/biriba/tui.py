@@ -1,0 +1,426 @@
+"""The terminal game: you and a bot partner against two bots, drawn with rich.
+
+You sit South (seat 0); play goes to your right, so East (seat 1) plays
+after you, then your partner North (seat 2), then West (seat 3).  You type
+actions in the notation (``draw``, ``meld 3H 4H 5H``, ``add 2 7S``,
+``discard 9C``); ``help`` lists the other commands.  Everything shown comes
+from your seat's view: the engine decides what you may see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .bots import Bot, GreedyBot, make_bot
+from .cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
+from .deal import Deal, Outcome
+from .errors import BiribaError
+from .match import Match
+from .melds import Meld, meld_state
+from .records import load_json
+from .rules import Rules
+from .scoring import PARTS, DealResult
+from .views import PlayerView
+
+HUMAN = 0
+SEAT_NAMES = ("South", "East", "North", "West")
+PART_NAMES = {
+    "melds": "cards melded",
+    "bonuses": "meld bonuses",
+    "hands": "cards in hand",
+    "going_out": "going out",
+    "reserve": "reserve",
+    "total": "deal total",
+}
+
+HELP = """\
+[b]Actions[/b] (upper or lower case; 10 for T and suit symbols are accepted)
+  draw               take the top card of the stock
+  take               take the whole discard pile
+  pass               only when the stock is empty
+  meld 3H 4H 5H      lay a new meld (a run's wild may name its slot: JK=6H)
+  add 2 7S 8S        add cards to your team's meld number 2
+  add 1 6H wild=low  ... and send the wild that 6H replaces to the low end
+  discard 9C         end your turn
+[b]Commands[/b]
+  help  this text               pile   the whole discard pile
+  legal every legal action      hint   what the greedy bot would do
+  score the match score         quit   stop (saved if you gave --save)
+[b]In brief[/b]: draw or take, meld, discard; keep 2 cards after melding.
+A meld of 7+ cards is a biriba.  With one, your team may empty a hand to
+take its reserve packet; with the reserve taken, discarding your last
+card goes out and ends the deal.  Full rules: docs/rules.md"""
+
+
+class Game:
+    """One terminal match: draws the table, reads your actions, lets the bots play."""
+
+    def __init__(
+        self,
+        match: Match,
+        bots: Sequence[Bot | None],
+        console: Console,
+        save: Path | None = None,
+        delay: float = 0.4,
+        plain: bool = False,
+    ) -> None:
+        self.match = match
+        self.bots = bots
+        self.console = console
+        self.save_path = save
+        self.delay = delay
+        self.plain = plain
+        self.log: deque[Text] = deque(maxlen=8)
+        self.hinter = GreedyBot(0)
+
+    # ------------------------------------------------------------- flow
+    def run(self) -> int:
+        match = self.match
+        while not match.is_over:
+            deal = match.current or match.new_deal()
+            if not deal.history:
+                self.note(
+                    f"Deal {len(match.deals)}: {self.seat_name(deal.dealer)} deals;"
+                    f" {self.seat_name(deal.to_move)} plays first."
+                )
+            if not self.play_deal(deal):
+                self.save()
+                self.console.print("Stopped." + (f" The match is saved in {self.save_path}." if self.save_path else ""))
+                return 0
+            result = match.finish_deal()
+            self.save()
+            self.show_result(deal, result)
+            if not match.is_over and not self.ask_continue():
+                return 0
+        self.show_match_end()
+        return 0
+
+    def play_deal(self, deal: Deal) -> bool:
+        while not deal.is_over:
+            seat = deal.to_move
+            bot = self.bots[seat]
+            if bot is None:
+                if not self.human_turn(deal):
+                    return False
+                continue
+            action = bot.choose(deal.view_for(seat), list(deal.legal_actions()))
+            outcome = deal.apply(action)
+            self.describe(deal, outcome)
+            self.save()
+            if self.delay:
+                self.render(deal)
+                time.sleep(self.delay)
+        return True
+
+    def human_turn(self, deal: Deal) -> bool:
+        """Read commands until an action is played; False if the player quits."""
+        self.render(deal)
+        while True:
+            prompt = "Your move (draw, take or pass)" if deal.phase == "draw" else "Your move (meld, add or discard)"
+            try:
+                line = self.console.input(f"[b]{prompt}[/b] > ").strip()
+            except EOFError:
+                return False
+            command = line.lower()
+            if command in ("quit", "exit", "q"):
+                return False
+            if command in ("help", "?", "h"):
+                self.console.print(HELP)
+                continue
+            if command == "pile":
+                self.console.print(self.pile_text(deal.discard, full=True))
+                continue
+            if command == "legal":
+                actions = sorted(str(a) for a in deal.legal_actions())
+                self.console.print(f"{len(actions)} legal actions:")
+                self.console.print("  " + "\n  ".join(actions), markup=False)
+                continue
+            if command == "hint":
+                suggestion = self.hinter.choose(deal.view_for(HUMAN), list(deal.legal_actions()))
+                self.console.print(f"Hint: {suggestion}", markup=False)
+                continue
+            if command == "score":
+                self.console.print(self.score_line(deal))
+                continue
+            if not command:
+                self.render(deal)
+                continue
+            try:
+                outcome = deal.apply(deal.parse_action(line))
+            except BiribaError as exc:
+                self.console.print(Text(f"Not allowed: {exc}", style="bold red"))
+                continue
+            self.describe(deal, outcome)
+            self.save()
+            return True
+
+    def ask_continue(self) -> bool:
+        try:
+            answer = self.console.input("[b]Press Enter for the next deal (or type quit)[/b] > ")
+        except EOFError:
+            return False
+        return answer.strip().lower() not in ("quit", "exit", "q")
+
+    def save(self) -> None:
+        if self.save_path is not None:
+            data = self.match.to_record()
+            tmp = self.save_path.with_suffix(self.save_path.suffix + ".tmp")
+            tmp.write_text(json.dumps(data) + "\n")
+            tmp.replace(self.save_path)
+
+    # ------------------------------------------------------------ words
+    def seat_name(self, seat: int) -> str:
+        if seat == HUMAN:
+            return "You"
+        partner = " (partner)" if self.match.rules.team_of[seat] == self.match.rules.team_of[HUMAN] else ""
+        return f"{SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f'Seat {seat}'}{partner}"
+
+    def note(self, text: str | Text) -> None:
+        self.log.append(text if isinstance(text, Text) else Text(text))
+
+    def describe(self, deal: Deal, outcome: Outcome) -> None:
+        """One log line for what happened, as the human may see it."""
+        who = self.seat_name(outcome.seat)
+        action = outcome.action
+        line = Text(f"{who}: ")
+        if action.kind == "draw":
+            if outcome.seat == HUMAN:
+                line.append("draw ")
+                line.append_text(self.card_text(outcome.drawn))
+            else:
+                line.append("draws from the stock")
+        elif action.kind == "take":
+            line.append(f"takes the discard pile ({len(outcome.taken)} card{'s' if len(outcome.taken) != 1 else ''}): ")
+            line.append_text(self.cards_text(outcome.taken))
+        elif action.kind == "pass":
+            line.append("passes")
+        elif action.kind == "discard":
+            line.append("discards ")
+            line.append_text(self.card_text(action.cards[0]))
+        else:
+            team = deal.rules.team_of[outcome.seat]
+            index = len(deal.melds[team]) if action.kind == "meld" else action.meld + 1
+            meld = deal.melds[team][index - 1]
+            line.append("melds " if action.kind == "meld" else f"adds to meld {index}: ")
+            line.append_text(self.cards_text(action.cards, action.slots))
+            line.append(f"  ({describe_meld(meld, deal.rules)})", style="dim")
+        if outcome.reserve:
+            line.append(
+                f"; picks up a reserve packet ({'plays on' if outcome.reserve == 'meld' else 'next turn'})",
+                style="bold",
+            )
+        if outcome.ended == "closure":
+            line.append("; goes out!", style="bold green")
+        elif outcome.ended:
+            line.append(f"; the deal ends ({outcome.ended})", style="bold")
+        self.note(line)
+
+    # ---------------------------------------------------------- drawing
+    def card_text(self, code: int, slot: int = -1) -> Text:
+        name = NAMES[code]
+        if not self.plain and code != JOKER:
+            name = name[0] + SUIT_SYMBOLS[suit_of(code)]
+        text = Text(name, style=self.card_style(code))
+        if slot >= 0:
+            text.append(
+                "=" + (NAMES[slot] if self.plain else NAMES[slot][0] + SUIT_SYMBOLS[suit_of(slot)]), style="dim"
+            )
+        return text
+
+    def card_style(self, code: int) -> str:
+        if self.plain:
+            return ""
+        if code == JOKER or 4 <= code <= 7:
+            return "bold magenta"
+        return "bold red" if suit_of(code) in (1, 2) else "bold"
+
+    def cards_text(self, codes: Sequence[int], slots: Sequence[int] = ()) -> Text:
+        out = Text()
+        for i, code in enumerate(codes):
+            if i:
+                out.append(" ")
+            out.append_text(self.card_text(code, slots[i] if i < len(slots) else -1))
+        return out
+
+    def pile_text(self, pile: Sequence[int], full: bool = False) -> Text:
+        if not pile:
+            return Text("Discard pile: empty")
+        text = Text(f"Discard pile ({len(pile)}): ")
+        if full:
+            text.append("bottom ")
+            text.append_text(self.cards_text(pile))
+            text.append(" top")
+        else:
+            text.append("top ")
+            text.append_text(self.card_text(pile[-1]))
+            if len(pile) > 1:
+                text.append("  (type 'pile' to see it all)", style="dim")
+        return text
+
+    def hand_table(self, view: PlayerView) -> Table:
+        table = Table.grid(padding=(0, 2))
+        groups: dict[str, list[int]] = {}
+        for code in view.hand:
+            if code in view.rules.wild_kinds:
+                groups.setdefault("wild", []).append(code)
+            else:
+                groups.setdefault(SUITS[suit_of(code)], []).append(code)
+        for key in (*SUITS, "wild"):
+            cards = groups.get(key)
+            if cards:
+                label = "wild" if key == "wild" else (key if self.plain else f"{key} {SUIT_SYMBOLS[SUITS.index(key)]}")
+                table.add_row(Text(label, style="dim"), self.cards_text(cards))
+        return table
+
+    def melds_table(self, view: PlayerView, team: int) -> Table:
+        table = Table.grid(padding=(0, 1))
+        melds = view.melds[team]
+        if not melds:
+            table.add_row(Text("no melds", style="dim"))
+        for index, meld in enumerate(melds, 1):
+            state = describe_meld(meld, view.rules)
+            style = "green" if meld.size >= view.rules.biriba_size else "dim"
+            table.add_row(
+                Text(f"{index}.", style="dim"), self.cards_text(meld.cards(), meld.slots()), Text(state, style=style)
+            )
+        return table
+
+    def reserve_text(self, view: PlayerView, team: int) -> str:
+        reserve = view.reserves[team]
+        if reserve is None:
+            return "reserve not taken"
+        state = "" if reserve.active else " (inactive until their next turn)"
+        return f"reserve taken by {self.seat_name(reserve.seat)}{state}"
+
+    def score_line(self, deal: Deal) -> Text:
+        rules = self.match.rules
+        ours = rules.team_of[HUMAN]
+        totals = self.match.totals
+        parts = [f"{'Us' if t == ours else 'Them'} {totals[t]}" for t in range(len(rules.teams))]
+        rule = "above" if rules.target_rule == "exceed" else "at least"
+        return Text(f"Match: {'  '.join(parts)}   (first {rule} {rules.target} after a deal wins)")
+
+    def render(self, deal: Deal) -> None:
+        view = deal.view_for(HUMAN)
+        rules = view.rules
+        ours = rules.team_of[HUMAN]
+        header = Text(f"Deal {len(self.match.deals)}   ", style="bold")
+        header.append_text(self.score_line(deal))
+        turn = Text(f"Turn {view.turn}: ")
+        turn.append(self.seat_name(view.to_move), style="bold")
+        turn.append(" to " + ("draw or take" if view.phase == "draw" else "meld, add or discard"))
+        if view.took_single >= 0 and view.to_move == HUMAN:
+            turn.append("  (you may not discard ", style="yellow")
+            turn.append_text(self.card_text(view.took_single))
+            turn.append(" this turn: R16)", style="yellow")
+        counts = "   ".join(f"{self.seat_name(s)}: {n} cards" for s, n in enumerate(view.hand_sizes) if s != HUMAN)
+        table_info = Text(f"Stock: {view.stock_count}   Packets left: {len(view.packet_sizes)}   ")
+        table_info.append_text(self.pile_text(view.discard))
+        teams = []
+        for team in [ours] + [t for t in range(len(rules.teams)) if t != ours]:
+            title = "Your team" if team == ours else "Opponents"
+            members = ", ".join(self.seat_name(s) for s in rules.teams[team])
+            teams.append(
+                Panel(
+                    self.melds_table(view, team),
+                    title=f"{title} ({members}) - {self.reserve_text(view, team)}",
+                    title_align="left",
+                )
+            )
+        log = Text("\n").join(list(self.log)) if self.log else Text("")
+        self.console.print()
+        self.console.rule(header)
+        self.console.print(Group(*teams, Text(counts), table_info, turn))
+        if self.log:
+            self.console.print(Panel(log, title="Last actions", title_align="left", style="dim", expand=True))
+        self.console.print(Panel(self.hand_table(view), title=f"Your hand ({len(view.hand)})", title_align="left"))
+
+    def show_result(self, deal: Deal, result: DealResult) -> None:
+        self.render(deal)
+        rules = deal.rules
+        ours = rules.team_of[HUMAN]
+        table = Table(title=f"Deal {len(self.match.deals)} over: {result.ended_by}")
+        table.add_column("")
+        order = [ours] + [t for t in range(len(rules.teams)) if t != ours]
+        for team in order:
+            table.add_column("Us" if team == ours else "Them", justify="right")
+        for key in (*PARTS, "total"):
+            table.add_row(
+                PART_NAMES[key],
+                *(f"{result.breakdown[t][key]:+d}" for t in order),
+                style="bold" if key == "total" else "",
+            )
+        table.add_row("match total", *(str(self.match.totals[t]) for t in order), style="bold")
+        self.console.print(table)
+        for team in order:
+            bonuses = [m for m in deal.melds[team] if rules.meld_bonus(m.is_run, m.size, m.clean)]
+            for meld in bonuses:
+                line = Text(f"{'Us' if team == ours else 'Them'}: ")
+                line.append_text(self.cards_text(meld.cards(), meld.slots()))
+                line.append(f"  {meld_state(meld, rules)} +{rules.meld_bonus(meld.is_run, meld.size, meld.clean)}")
+                self.console.print(line)
+
+    def show_match_end(self) -> None:
+        rules = self.match.rules
+        winner = self.match.winner
+        ours = rules.team_of[HUMAN]
+        verdict = "You win the match!" if winner == ours else "The opponents win the match."
+        self.console.print(
+            Panel(
+                Text(
+                    f"{verdict}  Final totals: Us {self.match.totals[ours]}, Them {self.match.totals[1 - ours]}",
+                    style="bold",
+                )
+            )
+        )
+
+
+def describe_meld(meld: Meld, rules: Rules) -> str:
+    """``run of 5`` or ``clean biriba (set of 7)``, as players say it."""
+    kind = "run" if meld.is_run else "set"
+    state = meld_state(meld, rules)
+    if state in ("run", "set"):
+        return f"{kind} of {meld.size}"
+    return f"{state} ({kind} of {meld.size})"
+
+
+def run_game(
+    rules: Rules,
+    bot_kinds: Sequence[str],
+    seed: str | None = None,
+    name: str = "You",
+    save: Path | None = None,
+    resume: Path | None = None,
+    delay: float = 0.4,
+    plain: bool = False,
+    console: Console | None = None,
+) -> int:
+    """Start (or resume) a match in the terminal; returns the exit status."""
+    console = console or (
+        Console(color_system=None, emoji=False, highlight=False) if plain else Console(emoji=False, highlight=False)
+    )
+    if resume is not None:
+        match = Match.from_record(load_json(resume))
+        if match.is_over:
+            console.print("That match is over already.")
+            return 0
+        console.print(f"Resumed the match from {resume}: {len(match.deals)} deal(s) so far.")
+    else:
+        names = [name] + [SEAT_NAMES[s] if s < len(SEAT_NAMES) else f"Seat {s}" for s in range(1, rules.seats)]
+        match = Match(rules, names, seed=seed if seed is not None else random.randrange(10**6))
+    bots: list[Bot | None] = [None]
+    for seat in range(1, rules.seats):
+        bots.append(make_bot(bot_kinds[(seat - 1) % len(bot_kinds)], f"{match.seed}/bot/{seat}"))
+    console.print(f"Biriba: you sit South with your partner North. Match seed {match.seed}. Type 'help' for help.")
+    game = Game(match, bots, console, save=save, delay=delay, plain=plain)
+    return game.run()

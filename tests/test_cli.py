@@ -1,0 +1,156 @@
+"""The command-line contract of notation.md: legal, apply, view, replay, simulate, rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from biriba.cli import main
+from biriba.records import position_to_json
+from helpers import position
+
+BIRIBA = "3S 4S 5S 6S 7S 8S 9S"
+
+
+def write(tmp_path: Path, name: str, data: object) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_legal_lists_sorted_canonical_actions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({0: "5H 6H JK 9C 9C"}, phase="play")
+    path = write(tmp_path, "pos.json", position_to_json(deal))
+    code, out, _ = run(capsys, "legal", path)
+    lines = out.splitlines()
+    assert code == 0 and lines == sorted(lines)
+    assert "meld 5H 6H JK=7H" in lines and "meld JK=4H 5H 6H" in lines
+    assert lines.count("discard 9C") == 1
+    code, out, _ = run(capsys, "legal", path, "--count")
+    assert code == 0 and int(out) == len(lines)
+
+
+def test_apply_prints_the_new_position_or_the_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({0: "3H 4H 5H 9C 9D"}, phase="play")
+    path = write(tmp_path, "pos.json", position_to_json(deal))
+    code, out, _ = run(capsys, "apply", path, "meld 5h 4h 3h", "discard 9C")
+    data = json.loads(out)
+    assert code == 0 and data["melds"][0] == [["3H", "4H", "5H"]] and data["to_move"] == 1
+    closing = position({0: "9C"}, melds=([BIRIBA], []), reserves=((0, True), None), phase="play")
+    path = write(tmp_path, "close.json", position_to_json(closing))
+    code, out, _ = run(capsys, "apply", path, "discard 9C")
+    result = json.loads(out)
+    assert code == 0 and result["ended_by"] == "closure"
+    for part in result["breakdown"]:
+        assert set(part) >= {"melds", "bonuses", "hands", "going_out", "reserve", "total"}
+
+
+def test_apply_refuses_an_illegal_action_with_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({0: "7H 9C QD"}, phase="draw", discard="7H")
+    path = write(tmp_path, "pos.json", position_to_json(deal))
+    code, out, err = run(capsys, "apply", path, "take", "discard 7H")
+    assert code == 1 and out == ""
+    assert "action 2" in err and "R16" in err and len(err.strip().splitlines()) == 1
+
+
+def test_invalid_files_exit_1_naming_the_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({0: "7H 9C QD"}, phase="draw")
+    data = position_to_json(deal)
+    data["hands"][0].append("7H")
+    data["hands"][0].append("7H")
+    code, _, err = run(capsys, "legal", write(tmp_path, "bad.json", data))
+    assert code == 1 and "R2" in err
+    (tmp_path / "junk.json").write_text("{not json")
+    code, _, err = run(capsys, "legal", str(tmp_path / "junk.json"))
+    assert code == 1 and "not JSON" in err
+    code, _, err = run(capsys, "legal", str(tmp_path / "missing.json"))
+    assert code == 1 and "cannot read" in err
+
+
+def test_misuse_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["legal"])
+    assert info.value.code == 2
+    capsys.readouterr()
+    code, _, err = run(capsys, "simulate", "--deals", "1", "--bots", "clever")
+    assert code == 2 and "unknown bot kind" in err
+
+
+def test_view_hides_what_the_seat_cannot_see(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({0: "7H 9C QD"}, phase="draw")
+    path = write(tmp_path, "pos.json", position_to_json(deal))
+    code, out, _ = run(capsys, "view", path, "--seat", "1")
+    view = json.loads(out)
+    assert code == 0
+    assert view["hands"][0] == {"count": 3} and isinstance(view["hands"][1], list)
+    assert view["stock"] == {"count": deal.stock_count}
+    assert all(set(p) == {"count"} for p in view["packets"])
+    code, _, err = run(capsys, "legal", write(tmp_path, "view.json", view))
+    assert code == 1 and "view" in err  # a view cannot be played on as truth
+
+
+def test_simulate_save_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "records"
+    code, out, _ = run(
+        capsys, "simulate", "--deals", "6", "--bots", "greedy,random", "--seed", "4", "--save", str(save), "--json"
+    )
+    stats = json.loads(out)
+    assert code == 0 and stats["deals"] == 6
+    assert {"deals", "deals_per_s", "decisions_per_s", "ended_by", "mean_team_scores"} <= set(stats)
+    assert set(stats["ended_by"]) >= {"closure", "passes", "capped"}
+    assert set(stats["mean_team_scores"]) == {"greedy", "random"}
+    records = sorted(save.glob("*.json"))
+    assert records
+    code, out, _ = run(capsys, "replay", str(records[0]), "--json")
+    replayed = json.loads(out)
+    assert code == 0 and replayed["deals"][0]["ended_by"] in ("closure", "passes", "capped")
+    code, out, _ = run(capsys, "replay", str(records[0]))
+    assert code == 0 and out.startswith("deal 1:")
+
+
+def test_replay_stops_at_the_first_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "records"
+    run(capsys, "simulate", "--deals", "1", "--bots", "greedy", "--save", str(save), "--json")
+    record = json.loads(next(save.glob("*.json")).read_text())
+    actions = record["deals"][0]["actions"]
+    seat = actions[0][0]
+    record["deals"][0]["actions"] = [actions[0], [seat, "draw"], *actions[1:]]
+    code, _, err = run(capsys, "replay", write(tmp_path, "bad.json", record))
+    assert code == 1 and "deal 1, action 2" in err and "R15" in err
+
+
+def test_replay_checks_the_stored_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "records"
+    run(capsys, "simulate", "--deals", "1", "--bots", "greedy", "--save", str(save), "--json")
+    record = json.loads(next(save.glob("*.json")).read_text())
+    record["deals"][0]["result"]["team_scores"][0] += 5
+    code, _, err = run(capsys, "replay", write(tmp_path, "bad.json", record))
+    assert code == 1 and "differs" in err
+
+
+def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--deals", "3", "--bots", "random", "--no-progress")
+    assert code == 0 and "deals/s" in out and "decisions/s" in out and "ended by" in out
+
+
+def test_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "classic" in out
+    code, out, _ = run(capsys, "rules", "classic")
+    assert code == 0 and "target" in out and "5000" in out
+
+
+def test_console_script_is_installed() -> None:
+    exe = Path(sys.executable).with_name("biriba")
+    done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("biriba ")
