@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .actions import DRAW, PASS, TAKE, Action
 from .cards import KINDS, NAMES, card_name, counts_of, deck_counts
 from .errors import IllegalActionError, InvalidPositionError
-from .melds import Meld, add_options, meld_options, resolve_add, resolve_meld
+from .melds import NO_SLOTS, Meld, add_options, meld_placements, resolve_add, resolve_meld
 from .rules import CLASSIC, Rules
 
 if TYPE_CHECKING:
@@ -243,27 +243,27 @@ class Deal:
         seat = self.to_move
         counts = self.hands[seat]
         size = self.sizes[seat]
-        team = self.rules.team_of[seat]
         rules = self.rules
+        team = rules.team_of[seat]
         biriba_size = rules.biriba_size
         has_biriba = self.biriba[team]
-        for meld in meld_options(counts, rules):
-            k = size - meld.size
-            cards = meld.cards()
-            if (k >= 2 and self.took_single < 0) or self._rest_ok(k, cards, has_biriba or meld.size >= biriba_size):
-                yield Action("meld", cards, meld.slots())
+        took = self.took_single
+        new = tuple.__new__
+        for cards, slots in meld_placements(counts, rules):
+            n = len(cards)
+            if (size - n >= 2 and took < 0) or self._rest_ok(size - n, cards, has_biriba or n >= biriba_size):
+                yield new(Action, ("meld", cards, slots, -1, None))
         for index, meld in enumerate(self.melds[team]):
             for option in add_options(meld, counts, rules):
                 k = size - len(option.cards)
-                if (k >= 2 and self.took_single < 0) or self._rest_ok(
+                if (k >= 2 and took < 0) or self._rest_ok(
                     k, option.cards, has_biriba or option.meld.size >= biriba_size
                 ):
-                    yield Action("add", option.cards, option.slots, index, option.end)
+                    yield new(Action, ("add", option.cards, option.slots, index, option.end))
         if size >= 2 or self._may_empty_by_discard(team, has_biriba):
-            took = self.took_single
             for code in range(KINDS):
                 if counts[code] and code != took:
-                    yield Action("discard", (code,), (-1,))
+                    yield new(Action, ("discard", (code,), NO_SLOTS[1], -1, None))
 
     def _take_ok(self) -> bool:
         """R16/R30: taking is refused when no legal way to finish the turn would remain."""
@@ -575,9 +575,11 @@ class LegalActions:
         self.deal = deal
 
     def __iter__(self) -> Iterator[Action]:
-        return self.deal._generate()
+        deal = self.deal
+        return deal._play_actions() if deal.phase == PLAY_PHASE else deal._generate()
 
-    def __len__(self) -> int:
+    def count(self) -> int:
+        """How many there are.  (No ``__len__``: ``list()`` would call it and generate twice.)"""
         return sum(1 for _ in self.deal._generate())
 
     def __bool__(self) -> bool:

@@ -17,7 +17,9 @@ the words for a refusal.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
@@ -29,6 +31,8 @@ from .rules import Rules
 POS_CODE: tuple[tuple[int, ...], ...] = tuple(
     tuple(((p - 1) % 13) * 4 + s if 1 <= p <= 14 else -1 for p in range(16)) for s in range(4)
 )
+#: ``RUN_CODES[suit]``: the natural cards of positions 1..14.
+RUN_CODES: tuple[tuple[int, ...], ...] = tuple(POS_CODE[s][1:15] for s in range(4))
 #: Natural ranks that may form a set: every rank but the two (R7).
 SET_RANKS = (0, *tuple(range(2, 13)))
 NO_SLOT = -1
@@ -270,17 +274,63 @@ def meld_options(counts: Sequence[int], rules: Rules) -> Iterator[Meld]:
     wild_avail = [w for w in rules.wild_kinds if counts[w]] if rules.max_wilds else []
     minimum = rules.min_meld
     for suit in range(4):
-        yield from _run_melds(counts, suit, wild_avail, minimum)
-    yield from _set_melds(counts, wild_avail, minimum)
+        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+            yield RunMeld(suit, lo, hi, ((m, w),) if m else ())
+    for rank, naturals, w in _set_groups(counts, wild_avail, minimum):
+        yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
 
 
-def _run_melds(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Iterator[RunMeld]:
-    codes = POS_CODE[suit]
-    nat = [counts[codes[p]] if 1 <= p <= 14 else 0 for p in range(16)]
+def meld_placements(counts: Sequence[int], rules: Rules) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The same melds as :func:`meld_options`, as the cards and slots of a ``meld`` action.
+
+    Built straight from the enumeration, without meld objects: listing legal
+    actions is the engine's hottest path.
+    """
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if rules.max_wilds else []
+    minimum = rules.min_meld
+    for suit in range(4):
+        codes = RUN_CODES[suit]
+        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+            if m:
+                cards = list(codes[lo - 1 : hi])
+                cards[m - lo] = w
+                yield tuple(cards), _one_slot(hi - lo + 1, m - lo, codes[m - 1])
+            else:
+                yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
+    for _rank, naturals, w in _set_groups(counts, wild_avail, minimum):
+        if w >= 0:
+            yield (*naturals, w), NO_SLOTS[len(naturals) + 1]
+        else:
+            yield naturals, NO_SLOTS[len(naturals)]
+
+
+#: ``NO_SLOTS[n]``: the slots of ``n`` cards none of which is a run's wild.
+NO_SLOTS: tuple[tuple[int, ...], ...] = tuple((NO_SLOT,) * n for n in range(110))
+
+
+@lru_cache(maxsize=4096)
+def _one_slot(size: int, index: int, slot: int) -> tuple[int, ...]:
+    """Slots of ``size`` cards where only the card at ``index`` is a wild, in ``slot``."""
+    return (*NO_SLOTS[index], slot, *NO_SLOTS[size - index - 1])
+
+
+def _run_spans(
+    counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int
+) -> list[tuple[int, int, int, int]]:
+    """Runs of ``suit`` as ``(lo, hi, m, w)``: positions ``lo..hi``, wild ``w`` at ``m`` (0 if none)."""
+    nat = [0]  # copies in hand by position 0..15
+    nat.extend(map(counts.__getitem__, RUN_CODES[suit]))
+    nat.append(0)
+    spans: list[tuple[int, int, int, int]] = []
+    if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
+        return spans  # too few cards of this suit for any run
+    add = spans.append
     two = 4 + suit
-    for lo in range(1, 15 - minimum + 1):
+    for lo in range(1, 16 - minimum):
+        if not nat[lo] and not (wild_avail and nat[lo + 1]):
+            continue  # a run starts with a natural, or a wild then a natural
         miss = 0  # the one position without a natural, 0 if none yet
-        for hi in range(lo, min(lo + 12, 14) + 1):
+        for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
             if not nat[hi]:
                 if miss or not wild_avail:
                     break
@@ -288,7 +338,7 @@ def _run_melds(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
             if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
                 continue  # too short, or the 13-run already listed ace-low
             if not miss:
-                yield RunMeld(suit, lo, hi)
+                add((lo, hi, 0, -1))
                 cells: Sequence[int] = range(lo, hi + 1)
             else:
                 cells = (miss,)
@@ -296,7 +346,8 @@ def _run_melds(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
                 for w in wild_avail:
                     if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
                         continue
-                    yield RunMeld(suit, lo, hi, ((m, w),))
+                    add((lo, hi, m, w))
+    return spans
 
 
 def _wild_two_ok(
@@ -322,22 +373,33 @@ def _wild_two_ok(
     return max(naturals) - min(naturals) + 1 != len(naturals)
 
 
-def _set_melds(counts: Sequence[int], wild_avail: list[int], minimum: int) -> Iterator[SetMeld]:
+def _set_groups(
+    counts: Sequence[int], wild_avail: list[int], minimum: int
+) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    """Sets as ``(rank, naturals, w)``, ``w`` the wild or -1."""
+    least = minimum - 1 if wild_avail else minimum
     for rank in SET_RANKS:
         base = rank * 4
-        have = counts[base : base + 4]
-        total = sum(have)
-        if total + (1 if wild_avail else 0) < minimum:
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        if sum(have) < least:
             continue
-        for combo in product(*(range(n + 1) for n in have)):
-            n = sum(combo)
-            if n < minimum - 1 or n == 0:
-                continue
-            naturals = tuple(base + s for s in range(4) for _ in range(combo[s]))
+        for naturals in _naturals_of(base, have):
+            n = len(naturals)
             if n >= minimum:
-                yield SetMeld(rank, naturals)
-            for w in wild_avail:
-                yield SetMeld(rank, naturals, (w,))
+                yield rank, naturals, -1
+            if n >= minimum - 1:
+                for w in wild_avail:
+                    yield rank, naturals, w
+
+
+@lru_cache(maxsize=4096)
+def _naturals_of(base: int, have: tuple[int, int, int, int]) -> tuple[tuple[int, ...], ...]:
+    """Every non-empty sub-multiset of the cards ``base + suit``, ``have[suit]`` copies each."""
+    out = []
+    for combo in product(*(range(n + 1) for n in have)):
+        if any(combo):
+            out.append(tuple(base + s for s in range(4) for _ in range(combo[s])))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------- adds
@@ -355,10 +417,16 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules) -> Iterator[Add
 
 def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
     base = meld.rank * 4
-    have = counts[base : base + 4]
+    have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
     wild_avail = [w for w in rules.wild_kinds if counts[w]] if len(meld.wilds) < rules.max_wilds else []
-    for combo in product(*(range(n + 1) for n in have)):
-        naturals = tuple(base + s for s in range(4) for _ in range(combo[s]))
+    if not any(have):
+        if wild_avail:
+            for w in wild_avail:
+                yield AddOption(
+                    (w,), (NO_SLOT,), None, SetMeld(meld.rank, meld.naturals, tuple(sorted((*meld.wilds, w))))
+                )
+        return
+    for naturals in ((), *_naturals_of(base, have)):
         merged = tuple(sorted(meld.naturals + naturals))
         if naturals:
             yield AddOption(naturals, (NO_SLOT,) * len(naturals), None, SetMeld(meld.rank, merged, meld.wilds))
@@ -374,6 +442,13 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[Ad
 def _run_adds(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
+    if not (
+        (lo > 1 and counts[codes[lo - 1]])
+        or (hi < 14 and counts[codes[hi + 1]])
+        or (wilds and counts[codes[wilds[0][0]]])
+        or (len(wilds) < rules.max_wilds and any(counts[w] for w in rules.wild_kinds))
+    ):
+        return  # nothing in hand touches this run
     two = 4 + suit
     span = hi - lo + 1
     low_cells = list(range(lo - 1, max(1, hi - 12) - 1, -1))  # outward from lo
@@ -478,16 +553,26 @@ def _run_option(
     ``wild`` (if >= 0) is a hand wild put at ``free``; otherwise ``free`` is
     where the displaced table wild went (``wilds`` gives the new wild list).
     """
-    codes = POS_CODE[run.suit]
-    placed = [(codes[p], NO_SLOT) for p in cells if p != free]
+    suit = run.suit
+    codes = POS_CODE[suit]
+    naturals = [codes[p] for p in cells if p != free]
     if displaced_at:
-        placed.append((codes[displaced_at], NO_SLOT))
+        naturals.append(codes[displaced_at])
+    naturals.sort()
     if wild >= 0:
-        placed.append((wild, codes[free]))
+        i = bisect_right(naturals, wild)  # canonical order: a natural before an equal wild
+        naturals.insert(i, wild)
+        slots = _one_slot(len(naturals), i, codes[free])
         wilds = ((free, wild),)
-    placed.sort()
-    new = _normalize(RunMeld(run.suit, L, H, wilds))
-    return AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), end, new)
+    else:
+        slots = NO_SLOTS[len(naturals)]
+    new = _tuple_new(RunMeld, (suit, L, H, wilds))  # the NamedTuple without its Python-level __new__
+    if L == 2 and H == 14:
+        new = _normalize(new)
+    return _tuple_new(AddOption, (tuple(naturals), slots, end, new))
+
+
+_tuple_new = tuple.__new__
 
 
 # ------------------------------------------------------ checking an action
@@ -672,6 +757,7 @@ __all__ = [
     "explain_meld",
     "format_placed",
     "meld_options",
+    "meld_placements",
     "meld_state",
     "meld_value",
     "parse_meld",
