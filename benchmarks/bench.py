@@ -1,1 +1,200 @@
-print("todo")
+"""``make bench``: how fast the engine is, as medians of several runs (never a test).
+
+Measured side by side in one run, because this machine is shared and noisy:
+
+- random playouts of the engine (legal_actions, a uniform choice, apply),
+  and the same through the bot interface (a view per decision);
+- RLCard's gin rummy environment under the same random policy (if installed);
+- greedy self-play;
+- ``clone()`` on mid-deal positions;
+- ``legal_actions()`` on heavy positions: 22-card hands with wilds.
+
+Usage: ``python benchmarks/bench.py [--quick] [--json FILE]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from biriba.bots import make_bot
+from biriba.deal import Deal
+from biriba.simulate import play_deal
+from helpers import position
+
+HEAVY = {
+    "hearts A-8, spades 9-K, 4 wilds": dict(
+        hands={0: "AH 2H 3H 4H 5H 6H 7H 8H 9S TS JS QS KS 7D 7C 7S JK JK 2C 2D 5C 5D"},
+        melds=(["9H TH JH", "8S 8D 8C", "3C 4C 5C 6C"], []),
+    ),
+    "pairs of spades and sevens, 5 wilds": dict(
+        hands={0: "3S 3S 4S 4S 5S 5S 6S 6S 7S 7H 7H 7D 7D 7C JK JK JK 2H 2D KC KD KH"},
+        melds=(["8S 9S TS", "7S 7C JK", "QH QD QC"], []),
+    ),
+    "four of a kind thrice, 4 wilds": dict(
+        hands={0: "AS AH AD AC 3S 3H 3D 3C 4S 4H 5S 5H 6S 6H JK JK 2C 2D 9C 9D TC TD"},
+        melds=(["7S 8S 9S TS JS QS", "7H 8H 9H", "KC KD KH"], []),
+    ),
+}
+
+
+def median_of(runs: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(runs))
+
+
+def random_playouts(deals: int, seed: int, with_views: bool) -> dict[str, float]:
+    """Uniform random play; returns deals, decisions and seconds."""
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for n in range(deals):
+        deal = Deal.shuffled(seed * 100_003 + n, dealer=n % 4, max_turns=400)
+        while deal.ended_by is None:
+            actions = list(deal.legal_actions())
+            if with_views:
+                deal.view_for(deal.to_move)
+            deal.apply(actions[rng.randrange(len(actions))], check=False)
+            decisions += 1
+    return {"deals": deals, "decisions": decisions, "seconds": time.perf_counter() - start}
+
+
+def rlcard_playouts(seconds: float, seed: int) -> dict[str, float] | None:
+    """RLCard's gin rummy environment under a uniform random policy, for ``seconds``."""
+    try:
+        import rlcard  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        games += 1
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[rng.randrange(len(legal))])
+            decisions += 1
+    return {"deals": games, "decisions": decisions, "seconds": time.perf_counter() - start}
+
+
+def greedy_selfplay(deals: int, seed: int) -> dict[str, float]:
+    bots = [make_bot("greedy", f"{seed}/{s}") for s in range(4)]
+    decisions = 0
+    start = time.perf_counter()
+    for n in range(deals):
+        decisions += play_deal(Deal.shuffled(f"g{seed}/{n}", dealer=n % 4, max_turns=400), bots)
+    return {"deals": deals, "decisions": decisions, "seconds": time.perf_counter() - start}
+
+
+def mid_deal_positions(count: int) -> list[Deal]:
+    out = []
+    rng = random.Random(5)
+    for n in range(count):
+        deal = Deal.shuffled(n)
+        for _ in range(rng.randrange(20, 120)):
+            if deal.is_over:
+                break
+            deal.apply(rng.choice(list(deal.legal_actions())), check=False)
+        if not deal.is_over:
+            out.append(deal)
+    return out
+
+
+def time_call(fn: Callable[[], object], repeat: int) -> float:
+    """Median seconds of one call."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+    runs = 3 if args.quick else args.runs
+    playout_deals = 60 if args.quick else 200
+    console = Console()
+    figures: dict[str, Any] = {"runs": runs}
+
+    rows: list[tuple[str, str, str]] = []
+    console.print(f"[b]biriba benchmark[/b]: medians of {runs} runs")
+
+    plain = [random_playouts(playout_deals, r, with_views=False) for r in range(runs)]
+    viewed = [random_playouts(playout_deals, r, with_views=True) for r in range(runs)]
+    dec_s = statistics.median(p["decisions"] / p["seconds"] for p in plain)
+    deal_s = statistics.median(p["deals"] / p["seconds"] for p in plain)
+    per_deal = sum(p["decisions"] for p in plain) / sum(p["deals"] for p in plain)
+    view_dec_s = statistics.median(p["decisions"] / p["seconds"] for p in viewed)
+    figures["random"] = {"decisions_per_s": dec_s, "deals_per_s": deal_s, "decisions_per_deal": per_deal}
+    figures["random_with_views"] = {"decisions_per_s": view_dec_s}
+    rows.append(
+        ("random playouts", f"{dec_s:,.0f} decisions/s", f"{deal_s:,.1f} deals/s, {per_deal:.0f} decisions/deal")
+    )
+    rows.append(("random playouts + a view per decision", f"{view_dec_s:,.0f} decisions/s", "what a bot costs to feed"))
+
+    seconds = plain[0]["seconds"]
+    rl = [rlcard_playouts(seconds, r) for r in range(runs)]
+    if rl[0] is None:
+        rows.append(("RLCard gin rummy (random)", "not installed", "pip install rlcard"))
+    else:
+        rl_dec_s = statistics.median(p["decisions"] / p["seconds"] for p in rl if p)
+        ratio = statistics.median(
+            (b["decisions"] / b["seconds"]) / (g["decisions"] / g["seconds"]) for b, g in zip(plain, rl) if g
+        )
+        figures["rlcard_gin_rummy"] = {"decisions_per_s": rl_dec_s, "biriba_over_rlcard": ratio}
+        rows.append(
+            ("RLCard gin rummy env (random)", f"{rl_dec_s:,.0f} decisions/s", f"biriba / RLCard = {ratio:.2f}x")
+        )
+
+    greedy_deals = 10 if args.quick else 30
+    greedy = [greedy_selfplay(greedy_deals, r) for r in range(runs)]
+    g_deal_s = statistics.median(p["deals"] / p["seconds"] for p in greedy)
+    g_dec_s = statistics.median(p["decisions"] / p["seconds"] for p in greedy)
+    figures["greedy"] = {"deals_per_s": g_deal_s, "decisions_per_s": g_dec_s}
+    rows.append(("greedy self-play", f"{g_deal_s:,.1f} deals/s", f"{g_dec_s:,.0f} decisions/s"))
+
+    positions = mid_deal_positions(20)
+    clone_times = [statistics.median(time_call(d.clone, 200) for d in positions) for _ in range(runs)]
+    clone_us = statistics.median(clone_times) * 1e6
+    figures["clone_us"] = clone_us
+    rows.append(("clone(), mid-deal positions", f"{clone_us:.1f} us", "target <= 50 us"))
+
+    figures["legal_actions_ms"] = {}
+    for name, spec in HEAVY.items():
+        deal = position(phase="play", **spec)  # type: ignore[arg-type]
+        count = sum(1 for _ in deal.legal_actions())
+        ms = statistics.median(time_call(lambda d=deal: list(d.legal_actions()), 50) for _ in range(runs)) * 1e3
+        figures["legal_actions_ms"][name] = {"ms": ms, "actions": count}
+        rows.append((f"legal_actions(): {name}", f"{ms:.3f} ms", f"{count} actions; target <= 1 ms"))
+
+    table = Table(title="biriba benchmark")
+    table.add_column("what")
+    table.add_column("median", justify="right")
+    table.add_column("notes")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

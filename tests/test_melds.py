@@ -210,6 +210,27 @@ def test_R14_not_even_for_a_moment_to_turn_a_two_natural() -> None:
     refused("R14", add, "4H 5H 2H=6H", "JK=3H 6H")
 
 
+def test_R14_decision_a_wild_may_follow_once_the_two_has_turned_natural() -> None:
+    # docs/rules.md D2: 3H sends 2H to rank 2 (natural), then the run holds no wild and JK may join
+    assert add("2H=3H 4H 5H", "3H JK=6H") == "2H 3H 4H 5H JK=6H"
+    assert add("2H=3H 4H 5H", "3H JK=AH") == "JK=AH 2H 3H 4H 5H"
+    # but not the other way round: the joker first would make two wilds at once
+    refused("R14", add, "4H 5H 2H=6H", "JK=3H 6H")
+
+
+def test_R9_decision_judged_on_the_whole_action_with_the_ace_free_to_move() -> None:
+    # docs/rules.md D1: AH 2H onto 3H..QH: the two can be natural (A-2-3..Q), so 2H=KH with AH high is refused
+    assert add("3H 4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H") == "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"
+    refused("R9", add, "3H 4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H=KH")
+    refused("R9", make, "3H 4H 5H 6H 7H 8H 9H TH JH QH AH 2H=KH")
+
+
+def test_R13_decision_wild_end_of_a_thirteen_run_ace_slot_is_either_end() -> None:
+    # docs/rules.md D3: the ace slot of a 13-run is both the low and the high end
+    table = "2H 3H 4H 5H 6H JK=7H 8H 9H TH JH QH KH"
+    assert add(table, "7H", "low") == add(table, "7H", "high") == "JK=AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+
+
 # --------------------------------------------------------- notation, values
 def test_meld_notation_round_trips() -> None:
     for text in ["3H 4H 5H JK=6H", "7S 7H 7H JK", "2C 3C 4C", "JK=QH KH AH", "4D 2S=5D 6D 7D"]:

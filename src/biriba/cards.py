@@ -11,6 +11,7 @@ length :data:`KINDS` (``counts[code]`` = copies held).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
 
 from .errors import NotationError
 
@@ -89,11 +90,12 @@ def counts_of(codes: Iterable[int]) -> list[int]:
 
 def cards_of(counts: Sequence[int]) -> list[int]:
     """The sorted codes of a count array (canonical hand order)."""
-    out: list[int] = []
-    for code, n in enumerate(counts):
-        if n:
-            out.extend([code] * n)
-    return out
+    return list(chain.from_iterable(map(repeat, range(len(counts)), counts)))
+
+
+def expand(counts: Sequence[int]) -> tuple[int, ...]:
+    """:func:`cards_of` as a tuple."""
+    return tuple(chain.from_iterable(map(repeat, range(len(counts)), counts)))
 
 
 def deck_counts(packs: int, jokers: int) -> list[int]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import DRAW, PASS, TAKE, Action
-from .cards import KINDS, NAMES, card_name, counts_of, deck_counts
+from .cards import KINDS, NAMES, card_name, cards_of, counts_of, deck_counts
 from .errors import IllegalActionError, InvalidPositionError
 from .melds import NO_SLOTS, Meld, add_options, meld_placements, resolve_add, resolve_meld
 from .rules import CLASSIC, Rules
@@ -205,8 +205,7 @@ class Deal:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of ``seat``'s hand, sorted (the truth: for that seat only)."""
-        counts = self.hands[seat]
-        return [c for c in range(KINDS) for _ in range(counts[c])]
+        return cards_of(self.hands[seat])
 
     def legal_actions(self) -> LegalActions:
         """Every distinct legal action of the mover: a cheap, re-iterable view."""
@@ -593,5 +592,4 @@ class LegalActions:
 
 
 def _deck_list(rules: Rules) -> list[int]:
-    counts = deck_counts(rules.packs, rules.jokers)
-    return [c for c in range(KINDS) for _ in range(counts[c])]
+    return cards_of(deck_counts(rules.packs, rules.jokers))

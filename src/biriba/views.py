@@ -8,10 +8,9 @@ that builds it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import KINDS, NAMES
+from .cards import KINDS, NAMES, expand
 from .melds import Meld
 from .rules import Rules
 
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
     from .deal import Deal, Reserve
 
 
-@dataclass(frozen=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """One seat's knowledge of a deal at one moment."""
 
     seat: int
@@ -43,25 +41,24 @@ class PlayerView:
 
     @classmethod
     def of(cls, deal: Deal, seat: int) -> PlayerView:
-        counts = deal.hands[seat]
         return cls(
-            seat=seat,
-            rules=deal.rules,
-            dealer=deal.dealer,
-            to_move=deal.to_move,
-            phase=deal.phase,
-            turn=deal.turn,
-            hand=tuple(c for c in range(KINDS) for _ in range(counts[c])),
-            hand_sizes=tuple(deal.sizes),
-            melds=tuple(tuple(m) for m in deal.melds),
-            discard=tuple(deal.discard),
-            stock_count=deal.stock_count,
-            packet_sizes=tuple(len(p) for p in deal.packets_left),
-            reserves=tuple(deal.reserves),
-            took_single=deal.took_single,
-            passes=deal.passes,
-            match_scores=deal.match_scores,
-            ended_by=deal.ended_by,
+            seat,
+            deal.rules,
+            deal.dealer,
+            deal.to_move,
+            deal.phase,
+            deal.turn,
+            expand(deal.hands[seat]),
+            tuple(deal.sizes),
+            tuple(map(tuple, deal.melds)),
+            tuple(deal.discard),
+            deal.stock_count,
+            tuple(map(len, deal.packets_left)),
+            tuple(deal.reserves),
+            deal.took_single,
+            deal.passes,
+            deal.match_scores,
+            deal.ended_by,
         )
 
     @property
