@@ -21,6 +21,7 @@ def position(
     reserves: tuple[Any, Any] = (None, None),
     took_single: str | None = None,
     stock: int | None = None,
+    packets: list[str | None] | None = None,
     passes: int = 0,
     dealer: int | None = None,
     rules: Rules = CLASSIC,
@@ -29,8 +30,9 @@ def position(
     """A deal where the named hands, melds and pile are as given.
 
     Unnamed hands get 11 cards from what is left, packets not taken get 11
-    each, and the stock gets ``stock`` cards (default: the rest); anything
-    still left over is laid down in the discard pile's bottom.
+    each (or the cards named in ``packets``), and the stock gets ``stock``
+    cards (default: the rest); anything still left over is laid down in the
+    discard pile's bottom.
     """
     hands = hands or {}
     left = deck_counts(rules.packs, rules.jokers)
@@ -42,6 +44,7 @@ def position(
         return cards
 
     named = {s: take(parse_cards(h)) for s, h in hands.items()}
+    fixed = [take(parse_cards(p)) if p else None for p in packets or []]
     for team in melds:
         for m in team:
             take(list(parse_meld(m, rules).cards()))
@@ -56,10 +59,14 @@ def position(
             all_hands.append(pool[: rules.hand_size])
             del pool[: rules.hand_size]
     taken = sum(r is not None for r in reserves)
-    packets = []
-    for _ in range(rules.packets - taken):
-        packets.append(pool[: rules.packet_size])
-        del pool[: rules.packet_size]
+    packet_cards = []
+    for i in range(rules.packets - taken):
+        chosen = fixed[i] if i < len(fixed) else None
+        if chosen is not None:
+            packet_cards.append(chosen)
+        else:
+            packet_cards.append(pool[: rules.packet_size])
+            del pool[: rules.packet_size]
     if stock is None:
         stock_cards, pool = pool, []
     else:
@@ -74,7 +81,7 @@ def position(
         "melds": [[m.split() for m in team] for team in melds],
         "discard": [NAMES[c] for c in pool + pile],
         "stock": [NAMES[c] for c in stock_cards],
-        "packets": [[NAMES[c] for c in p] for p in packets],
+        "packets": [[NAMES[c] for c in p] for p in packet_cards],
         "reserves": [None if r is None else {"seat": r[0], "active": r[1]} for r in reserves],
         "took_single": took_single,
         "passes": passes,

@@ -56,7 +56,6 @@ def test_R3_first_player_is_right_of_dealer_and_deal_rotates() -> None:
     first = match.new_deal()
     assert first.to_move == (first.dealer + 1) % 4
     first.ended_by = "passes"  # end it by hand to see the next dealer
-    match.finish_deal()
     second = match.new_deal()
     assert second.dealer == (first.dealer + 1) % 4
     assert {Match(seed=s).first_dealer for s in range(40)} == {0, 1, 2, 3}
@@ -155,6 +154,18 @@ def test_R16_take_with_no_way_to_finish_the_turn_is_illegal() -> None:
     refused(deal, "take", "R30")
 
 
+def test_R16_decision_the_bar_outlasts_a_reserve_pickup_by_melding() -> None:
+    # docs/rules.md D4: after taking the single 9C and melding out, the 9C copy in the packet stays barred
+    packet = "9C KS KH QD JC 8S 8H 6D 5C 4S 3D"
+    deal = position(
+        {0: "3H 4H 5H"}, melds=([BIRIBA, "9S 9H 9D"], []), phase="draw", discard="9C", packets=[packet, None]
+    )
+    play(deal, "take", "add 2 9C", "meld 3H 4H 5H")
+    assert deal.reserves[0] == Reserve(0, True) and deal.hands[0] == counts_of(parse_cards(packet))
+    assert "discard 9C" not in texts(deal) and "discard KS" in texts(deal)
+    refused(deal, "discard 9C", "R16")
+
+
 # ------------------------------------------------------------------ R17
 def test_R17_keep_two_cards_after_melding() -> None:
     deal = position({0: "3H 4H 5H 9C"}, phase="play")
@@ -201,7 +212,7 @@ def test_R18_reserve_pickup_by_melding_continues_the_turn() -> None:
 def test_R18_the_emptying_action_may_itself_make_the_biriba() -> None:
     deal = position({0: "9S TS"}, melds=(["3S 4S 5S 6S 7S 8S"], []), phase="play")
     out = deal.apply(deal.parse_action("add 1 9S TS"))
-    assert out.reserve == "meld" and deal.biriba[0]
+    assert out.reserve == "meld" and deal.biribas[0] == 1
 
 
 def test_R18_no_pickup_by_melding_without_a_biriba() -> None:
@@ -274,7 +285,23 @@ def test_R22_emptying_by_meld_is_never_a_closure() -> None:
 
 def test_R22_no_closure_without_a_biriba() -> None:
     deal = position({0: "9C"}, melds=(["3S 4S 5S"], []), reserves=((0, True), None), phase="play")
-    refused(deal, "discard 9C", "R21")
+    refused(deal, "discard 9C", "R22")
+
+
+def test_R15_malformed_action_objects_are_refused() -> None:
+    deal = position({0: "9C QD KH"}, phase="play")
+    nine, queen = parse_cards("9C QD")
+    for bad in [
+        Action("discard", (nine, queen), (-1, -1)),
+        Action("discard"),
+        Action("draw", (nine,), (-1,)),
+        Action("meld"),
+        Action("discard", (nine,), (-1,), end="low"),
+        Action("shuffle"),
+    ]:
+        with pytest.raises(IllegalActionError) as info:
+            deal.check(bad)
+        assert info.value.rule in ("R15", "R13") and not deal.is_legal(bad)
 
 
 def test_R22_actions_after_the_end_are_refused() -> None:
@@ -341,6 +368,15 @@ def test_R30_unless_the_barred_cards_can_still_go_onto_a_meld() -> None:
     play(deal, "meld 4C 5C 6C")
     assert texts(deal) == ["add 2 7H 7H"]  # then the reserve by melding (R18)
     play(deal, "add 2 7H 7H")
+    assert deal.reserves[0] == Reserve(0, True)
+
+
+def test_R30_the_look_ahead_sees_the_meld_just_made() -> None:
+    # after the meld, both barred 7H can go onto the new set of 7s, emptying the hand for the reserve (R18)
+    deal = position({0: "7S 7D 7C 7H"}, melds=([BIRIBA], []), phase="draw", discard="7H")
+    play(deal, "take")
+    assert "meld 7S 7D 7C" in texts(deal)
+    play(deal, "meld 7S 7D 7C", "add 2 7H 7H")
     assert deal.reserves[0] == Reserve(0, True)
 
 

@@ -17,7 +17,8 @@ from . import __version__
 from .bots import BOT_KINDS
 from .deal import Deal
 from .errors import BiribaError
-from .records import load_json, position_from_json, position_to_json, replay_record
+from .match import Match
+from .records import load_json, position_from_json, position_to_json
 from .rules import PRESETS, Rules, preset
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
@@ -139,21 +140,19 @@ def _view(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    replay = replay_record(load_json(args.record))
-    totals = [0] * len(replay.rules.teams)
-    deals_out = []
-    for number, deal in enumerate(replay.deals, 1):
-        if deal.is_over:
-            result = deal.result()
-            for team, points in enumerate(result.team_scores):
-                totals[team] += points
-            deals_out.append({"deal": number, **result.to_json(), "totals": list(totals)})
-        else:
+    match = Match.from_record(load_json(args.record))
+    totals = [0] * len(match.rules.teams)
+    deals_out: list[dict[str, Any]] = []
+    for number, deal in enumerate(match.deals, 1):
+        if not deal.is_over:
             deals_out.append({"deal": number, "in_progress": True, "actions": len(deal.history)})
-    over = replay.rules.match_over(totals) and bool(replay.deals) and replay.deals[-1].is_over
-    winner = totals.index(max(totals)) if over else None
+            continue
+        result = deal.result()
+        totals = [t + p for t, p in zip(totals, result.team_scores)]
+        deals_out.append({"deal": number, **result.to_json(), "totals": totals})
+    winner = match.winner
     if args.json:
-        print(json.dumps({"rules": replay.rules.to_json(), "deals": deals_out, "totals": totals, "winner": winner}))
+        print(json.dumps({"rules": match.rules.to_json(), "deals": deals_out, "totals": totals, "winner": winner}))
         return 0
     for item in deals_out:
         if item.get("in_progress"):
@@ -162,10 +161,8 @@ def _replay(args: argparse.Namespace) -> int:
         scores = " ".join(f"{s:+d}" for s in item["team_scores"])
         print(f"deal {item['deal']}: {scores}  (ended by {item['ended_by']}; totals {item['totals']})")
     if winner is not None:
-        print(
-            f"match over: team {winner} ({', '.join(replay.players[s] for s in replay.rules.teams[winner])})"
-            f" wins {totals}"
-        )
+        names = ", ".join(match.players[s] for s in match.rules.teams[winner])
+        print(f"match over: team {winner} ({names}) wins {totals}")
     else:
         print(f"match not over: totals {totals}")
     return 0

@@ -57,6 +57,12 @@ class Outcome(NamedTuple):
     packet: tuple[int, ...] = ()  # the cards of that packet
     ended: str | None = None  # CLOSURE, PASSES or CAPPED if the deal ended
 
+    def seen_by(self, seat: int) -> Outcome:
+        """What ``seat`` may know of this: the drawn card and the packet only if it is the mover."""
+        if seat == self.seat:
+            return self
+        return self._replace(drawn=-1, packet=())
+
 
 def deal_order(
     rules: Rules, deck: Sequence[int], dealer: int
@@ -79,7 +85,7 @@ class Deal:
     """The full state of one deal; its methods are the rules."""
 
     __slots__ = (
-        "biriba",
+        "biribas",
         "closer",
         "dealer",
         "deck",
@@ -121,7 +127,7 @@ class Deal:
         self.hands = [counts_of(h) for h in hands]
         self.sizes = [len(h) for h in hands]
         self.melds: list[list[Meld]] = [[] for _ in rules.teams]
-        self.biriba = [False] * len(rules.teams)
+        self.biribas = [0] * len(rules.teams)  # melds of biriba size, per team
         self.discard = [upcard]
         self.stock = stock
         self.stock_pos = 0
@@ -162,7 +168,7 @@ class Deal:
         new.hands = [h[:] for h in self.hands]
         new.sizes = self.sizes[:]
         new.melds = [m[:] for m in self.melds]
-        new.biriba = self.biriba[:]
+        new.biribas = self.biribas[:]
         new.discard = self.discard[:]
         new.stock = self.stock
         new.stock_pos = self.stock_pos
@@ -245,21 +251,23 @@ class Deal:
         rules = self.rules
         team = rules.team_of[seat]
         biriba_size = rules.biriba_size
-        has_biriba = self.biriba[team]
+        biribas = self.biribas[team]
         took = self.took_single
         new = tuple.__new__
         for cards, slots in meld_placements(counts, rules):
             n = len(cards)
-            if (size - n >= 2 and took < 0) or self._rest_ok(size - n, cards, has_biriba or n >= biriba_size):
-                yield new(Action, ("meld", cards, slots, -1, None))
+            action = new(Action, ("meld", cards, slots, -1, None))
+            if (size - n >= 2 and took < 0) or self._rest_ok(action, biribas + (n >= biriba_size)):
+                yield action
         for index, meld in enumerate(self.melds[team]):
+            made = meld.size < biriba_size  # an add that reaches biriba size makes one more biriba
             for option in add_options(meld, counts, rules):
-                k = size - len(option.cards)
-                if (k >= 2 and took < 0) or self._rest_ok(
-                    k, option.cards, has_biriba or option.meld.size >= biriba_size
+                action = new(Action, ("add", option.cards, option.slots, index, option.end))
+                if (size - len(option.cards) >= 2 and took < 0) or self._rest_ok(
+                    action, biribas + (made and option.meld.size >= biriba_size)
                 ):
-                    yield new(Action, ("add", option.cards, option.slots, index, option.end))
-        if size >= 2 or self._may_empty_by_discard(team, has_biriba):
+                    yield action
+        if size >= 2 or self._may_empty_by_discard(team, biribas):
             for code in range(KINDS):
                 if counts[code] and code != took:
                     yield new(Action, ("discard", (code,), NO_SLOTS[1], -1, None))
@@ -279,18 +287,29 @@ class Deal:
     def _has_play_action(self) -> bool:
         return next(iter(self._play_actions()), None) is not None
 
-    def _may_empty_by_discard(self, team: int, has_biriba: bool) -> bool:
-        """May the mover's last card go to the pile: a reserve pickup (R19) or a closure (R22)?"""
-        if not has_biriba:
-            return False
-        return self.reserves[team] is not None or self.packets_taken < len(self.packets)
+    def _may_empty_by_discard(self, team: int, biribas: int) -> bool:
+        """May the mover's last card go to the pile: a closure (R22) or a reserve pickup (R19)?"""
+        if self.reserves[team] is not None:
+            return biribas >= self.rules.closure_biribas
+        return biribas >= self.rules.reserve_biribas and self.packets_taken < len(self.packets)
 
-    def _rest_ok(self, k: int, used: Sequence[int], biriba_after: bool) -> bool:
-        """R17/R18/R21/R30: may a meld or add leave the mover with ``k`` cards?"""
+    def _may_empty_by_meld(self, team: int, biribas: int) -> bool:
+        """May a meld or add empty the hand, to pick up the reserve and play on (R18)?"""
+        if self.reserves[team] is not None:
+            return False
+        return biribas >= self.rules.reserve_biribas and self.packets_taken < len(self.packets)
+
+    def _rest_ok(self, action: Action, biribas: int) -> bool:
+        """R17/R18/R21/R30: may this meld or add leave the mover with the cards it leaves?
+
+        ``biribas`` is the team's count of biribas after the action.
+        """
         seat = self.to_move
         team = self.rules.team_of[seat]
-        if k == 0:  # R18: only to pick up the reserve by melding
-            return biriba_after and self.reserves[team] is None and self.packets_taken < len(self.packets)
+        used = action.cards
+        k = self.sizes[seat] - len(used)
+        if k == 0:
+            return self._may_empty_by_meld(team, biribas)
         took = self.took_single
         rest = self.hands[seat][:]
         for c in used:
@@ -298,13 +317,11 @@ class Deal:
         if k == 1:  # R17(a): the last card must be a legal final discard
             if took >= 0 and rest[took]:
                 return False
-            return self._may_empty_by_discard(team, biriba_after)
+            return self._may_empty_by_discard(team, biribas)
         if took < 0 or rest[took] < k:
             return True
         trial = self.clone()  # R30: every card left is barred by R16; can the turn still end?
-        trial.hands[seat] = rest
-        trial.sizes[seat] = k
-        trial.biriba[team] = biriba_after
+        trial._place(action)
         return trial._has_play_action()
 
     # ------------------------------------------------------------ checking
@@ -312,12 +329,45 @@ class Deal:
         """Raise :class:`IllegalActionError`, naming the rule, unless ``action`` is legal now."""
         self._verify(action)
 
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action typed in the notation and make it canonical (R10/R13 defaults).
+
+        Raises :class:`~biriba.errors.NotationError` if malformed and
+        :class:`IllegalActionError` if no meld fits.  It does not check that the
+        action is legal now: :meth:`check` does.
+        """
+        return self._resolve(Action.parse(text))[0]
+
+    def _resolve(self, action: Action) -> tuple[Action, Meld | None]:
+        """The canonical form of a meld or add and the meld it leaves on the table (R7..R14)."""
+        kind = action.kind
+        if kind == "meld":
+            meld = resolve_meld(action.cards, action.slots, self.rules)
+            return Action("meld", meld.cards(), meld.slots()), meld
+        if kind != "add":
+            return action, None
+        melds = self.melds[self.rules.team_of[self.to_move]]
+        if not 0 <= action.meld < len(melds):
+            have = f"melds 1..{len(melds)}" if melds else "no melds yet"
+            raise IllegalActionError(
+                "R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds"
+            )
+        option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
+        return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
+
     def _verify(self, action: Action) -> tuple[Action, Meld | None]:
         """Check ``action``; return its canonical form and the meld it leaves on the table."""
         if self.ended_by is not None:
             raise IllegalActionError("R22" if self.ended_by == CLOSURE else "R23", "the deal is over")
         kind = action.kind
-        seat = self.to_move
+        _check_shape(action)
         if kind in ("draw", "take", "pass"):
             if self.phase != DRAW_PHASE:
                 raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
@@ -335,99 +385,60 @@ class Deal:
                         " (R16 bars discarding it)",
                     )
             return action, None
-        if kind not in ("meld", "add", "discard"):
-            raise IllegalActionError("R15", f"unknown action kind {kind!r}")
         if self.phase != PLAY_PHASE:
             raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
-        counts = self.hands[seat]
+        counts = self.hands[self.to_move]
         need = counts_of(action.cards)
         for code in set(action.cards):
             if need[code] > counts[code]:
                 raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
-        team = self.rules.team_of[seat]
+        team = self.rules.team_of[self.to_move]
         if kind == "discard":
             self._check_discard(action.cards[0], team)
             return action, None
-        if kind == "meld":
-            meld = resolve_meld(action.cards, action.slots, self.rules)
-            self._check_rest(len(action.cards), action.cards, meld.size >= self.rules.biriba_size)
-            return Action("meld", meld.cards(), meld.slots()), meld
-        melds = self.melds[team]
-        if not 0 <= action.meld < len(melds):
-            have = f"melds 1..{len(melds)}" if melds else "no melds yet"
-            raise IllegalActionError(
-                "R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds"
-            )
-        option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
-        self._check_rest(len(action.cards), action.cards, option.meld.size >= self.rules.biriba_size)
-        return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
+        canonical, meld = self._resolve(action)
+        assert meld is not None
+        biribas = self.biribas[team]
+        size = self.rules.biriba_size
+        if meld.size >= size and (kind == "meld" or self.melds[team][action.meld].size < size):
+            biribas += 1
+        if not self._rest_ok(canonical, biribas):
+            self._refuse_rest(canonical, biribas)
+        return canonical, meld
 
     def _check_discard(self, card: int, team: int) -> None:
         if card == self.took_single:
             raise IllegalActionError(
-                "R16",
-                f"you took the single card {NAMES[card]} from the pile; you may not discard it or its copy this turn",
+                "R16", f"you took the single card {NAMES[card]} from the pile: it and its copy stay in hand this turn"
             )
-        if self.sizes[self.to_move] > 1:
+        if self.sizes[self.to_move] > 1 or self._may_empty_by_discard(team, self.biribas[team]):
             return
-        if not self.biriba[team]:
-            raise IllegalActionError("R21", "your hand may empty only when your team has a biriba (7+ cards)")
-        if not self._may_empty_by_discard(team, True):
-            raise IllegalActionError("R20", "no reserve packet is left for your team")
+        if self.reserves[team] is not None:
+            need = self.rules.closure_biribas
+            raise IllegalActionError("R22", f"going out needs {_biribas(need)} on your team's table")
+        if self.biribas[team] < self.rules.reserve_biribas:
+            need = self.rules.reserve_biribas
+            raise IllegalActionError("R21", f"your hand may empty only when your team has {_biribas(need)} (7+ cards)")
+        raise IllegalActionError("R20", "no reserve packet is left for your team")
 
-    def _check_rest(self, n: int, used: Sequence[int], makes_biriba: bool) -> None:
+    def _refuse_rest(self, action: Action, biribas: int) -> None:
+        """Say which of R17, R18, R20, R22, R30 a meld or add breaks by what it leaves in hand."""
         seat = self.to_move
-        team = self.rules.team_of[seat]
-        k = self.sizes[seat] - n
-        biriba_after = self.biriba[team] or makes_biriba
-        if self._rest_ok(k, used, biriba_after):
-            return
+        k = self.sizes[seat] - len(action.cards)
         if k == 0:
-            if not biriba_after:
-                raise IllegalActionError("R18", "melding your last card needs a biriba on your team's table (R21)")
-            if self.reserves[team] is not None:
+            if self.reserves[self.rules.team_of[seat]] is not None:
                 raise IllegalActionError(
-                    "R22", "your team has its reserve: go out by discarding your last card, never by melding"
+                    "R22", "with your team's reserve taken, go out by discarding, never by melding"
                 )
+            if biribas < self.rules.reserve_biribas:
+                raise IllegalActionError("R18", "melding your last card needs a biriba on your team's table (R21)")
             raise IllegalActionError("R20", "no reserve packet is left for your team")
         if k == 1:
-            if not biriba_after:
-                raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
             took = self.took_single
-            if took >= 0 and self.hands[seat][took] > list(used).count(took):
-                raise IllegalActionError(
-                    "R17", f"your last card would be the single {card_name(self.took_single)} you took (R16)"
-                )
-            raise IllegalActionError("R20", "no reserve packet is left for your team")
+            if took >= 0 and self.hands[seat][took] > action.cards.count(took):
+                raise IllegalActionError("R17", f"your last card would be the single {card_name(took)} you took (R16)")
+            raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
         raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
-
-    def is_legal(self, action: Action) -> bool:
-        try:
-            self.check(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def parse_action(self, text: str) -> Action:
-        """Read an action typed in the notation and make it canonical (R10/R13 defaults).
-
-        Raises :class:`~biriba.errors.NotationError` if malformed and
-        :class:`IllegalActionError` if no meld fits.  It does not check that the
-        action is legal now: :meth:`check` does.
-        """
-        action = Action.parse(text)
-        if action.kind == "meld":
-            meld = resolve_meld(action.cards, action.slots, self.rules)
-            return Action("meld", meld.cards(), meld.slots())
-        if action.kind == "add":
-            team = self.rules.team_of[self.to_move]
-            melds = self.melds[team]
-            if not 0 <= action.meld < len(melds):
-                have = f"melds 1..{len(melds)}" if melds else "no melds yet"
-                raise IllegalActionError("R12", f"add {action.meld + 1}: your team has {have}")
-            option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
-            return Action("add", option.cards, option.slots, action.meld, option.end)
-        return action
 
     # ------------------------------------------------------------- playing
     def apply(self, action: Action, check: bool = True) -> Outcome:
@@ -461,38 +472,44 @@ class Deal:
                 self._end(PASSES)
                 return Outcome(seat, action, ended=PASSES)
             return Outcome(seat, action, ended=self._next_turn())
-        hand = self.hands[seat]
-        team = self.rules.team_of[seat]
-        for c in action.cards:
-            hand[c] -= 1
-        self.sizes[seat] -= len(action.cards)
         if kind == "discard":
-            self.discard.append(action.cards[0])
-            if self.sizes[seat] == 0:
-                if self.reserves[team] is not None:
-                    self.closer = seat
-                    self._end(CLOSURE)
-                    return Outcome(seat, action, ended=CLOSURE)
-                packet = self._pick_up_reserve(seat, active=False)  # R19
-                return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
-            return Outcome(seat, action, ended=self._next_turn())
-        if new_meld is None:
-            if kind == "meld":
-                new_meld = resolve_meld(action.cards, action.slots, self.rules)
-            else:
-                new_meld = resolve_add(
-                    self.melds[team][action.meld], action.cards, action.slots, action.end, self.rules
-                ).meld
-        if kind == "meld":
-            self.melds[team].append(new_meld)
-        else:
-            self.melds[team][action.meld] = new_meld
-        if new_meld.size >= self.rules.biriba_size:
-            self.biriba[team] = True
+            card = action.cards[0]
+            self.hands[seat][card] -= 1
+            self.sizes[seat] -= 1
+            self.discard.append(card)
+            if self.sizes[seat]:
+                return Outcome(seat, action, ended=self._next_turn())
+            if self.reserves[self.rules.team_of[seat]] is not None:  # R22
+                self.closer = seat
+                self._end(CLOSURE)
+                return Outcome(seat, action, ended=CLOSURE)
+            packet = self._pick_up_reserve(seat, active=False)  # R19
+            return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
+        self._place(action, new_meld)
         if self.sizes[seat] == 0:  # R18: pick up the reserve and play on
             packet = self._pick_up_reserve(seat, active=True)
             return Outcome(seat, action, reserve="meld", packet=packet)
         return Outcome(seat, action)
+
+    def _place(self, action: Action, meld: Meld | None = None) -> None:
+        """Move a meld's or an add's cards from the mover's hand to the team's table."""
+        seat = self.to_move
+        team = self.rules.team_of[seat]
+        hand = self.hands[seat]
+        for c in action.cards:
+            hand[c] -= 1
+        self.sizes[seat] -= len(action.cards)
+        if meld is None:
+            meld = self._resolve(action)[1]
+            assert meld is not None
+        size = self.rules.biriba_size
+        melds = self.melds[team]
+        if action.kind == "meld":
+            melds.append(meld)
+            self.biribas[team] += meld.size >= size
+        else:
+            self.biribas[team] += melds[action.meld].size < size <= meld.size
+            melds[action.meld] = meld
 
     def _start_turn(self, seat: int) -> None:
         """R19: the first action of the owner's next turn activates an inactive reserve."""
@@ -589,6 +606,22 @@ class LegalActions:
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+
+def _check_shape(action: Action) -> None:
+    """Refuse an :class:`Action` built by hand with the wrong parts for its kind (R15)."""
+    kind, cards, slots, _meld, end = action
+    if kind not in ("draw", "take", "pass", "meld", "add", "discard"):
+        raise IllegalActionError("R15", f"unknown action kind {kind!r}")
+    wanted = {"draw": 0, "take": 0, "pass": 0, "discard": 1}.get(kind, len(cards) or 1)
+    if len(cards) != wanted or len(slots) not in (0, len(cards)):
+        raise IllegalActionError("R15", f"a {kind} with {len(cards)} cards and {len(slots)} slots is malformed")
+    if end not in (None, "low", "high") or (end is not None and kind != "add"):
+        raise IllegalActionError("R13", f"a wild's end is 'low' or 'high', on an add only, not {end!r}")
+
+
+def _biribas(n: int) -> str:
+    return "a biriba" if n == 1 else f"{n} biribas"
 
 
 def _deck_list(rules: Rules) -> list[int]:

@@ -8,7 +8,6 @@ from typing import Any
 from .deal import Deal
 from .records import RECORD_FORMAT, Replay, record_to_json, replay_record
 from .rules import CLASSIC, Rules
-from .scoring import DealResult
 
 
 class Match:
@@ -30,8 +29,17 @@ class Match:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.max_turns = max_turns
         self.deals: list[Deal] = []
-        self.totals = [0] * len(rules.teams)
         self.first_dealer = random.Random(f"{self.seed}/dealer").randrange(rules.seats)  # R3
+
+    @property
+    def totals(self) -> list[int]:
+        """Each team's total over the finished deals."""
+        totals = [0] * len(self.rules.teams)
+        for deal in self.deals:
+            if deal.is_over:
+                for team, points in enumerate(deal.result().team_scores):
+                    totals[team] += points
+        return totals
 
     @property
     def current(self) -> Deal | None:
@@ -42,14 +50,12 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.current is None and bool(self.deals) and self.rules.match_over(self.totals)
+        return self.winner is not None
 
     @property
     def winner(self) -> int | None:
         """The winning team once the match is over (R29), else ``None``."""
-        if not self.is_over:
-            return None
-        return self.totals.index(max(self.totals))
+        return self.rules.winner(self.totals) if self.current is None and self.deals else None
 
     def new_deal(self) -> Deal:
         """Deal the next hand: the dealer moves one seat on each deal (R3)."""
@@ -64,16 +70,6 @@ class Match:
         self.deals.append(deal)
         return deal
 
-    def finish_deal(self) -> DealResult:
-        """Add the ended current deal's scores to the totals."""
-        deal = self.deals[-1]
-        if not deal.is_over:
-            raise RuntimeError("the deal is not over")
-        result = deal.result()
-        for team, points in enumerate(result.team_scores):
-            self.totals[team] += points
-        return result
-
     def to_record(self) -> dict[str, Any]:
         data = record_to_json(self.rules, self.players, self.deals, seed=self.seed)
         data["totals"] = list(self.totals)
@@ -87,10 +83,8 @@ class Match:
         replay: Replay = replay_record(data, max_turns=max_turns)
         match = cls(replay.rules, replay.players, replay.extra.get("seed"), max_turns)
         for deal in replay.deals:
-            match.deals.append(deal)
             deal.match_scores = tuple(match.totals)
-            if deal.is_over:
-                match.finish_deal()
+            match.deals.append(deal)
         return match
 
 

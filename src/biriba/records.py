@@ -77,7 +77,7 @@ def _position(data: dict[str, Any]) -> Deal:
         deal.melds.append([parse_meld(m, rules) for m in team_melds])
     if len(deal.melds) != len(rules.teams):
         raise InvalidPositionError(f"'melds' must list {len(rules.teams)} teams")
-    deal.biriba = [any(m.size >= rules.biriba_size for m in team) for team in deal.melds]
+    deal.biribas = [sum(m.size >= rules.biriba_size for m in team) for team in deal.melds]
     deal.discard = _cards(data["discard"], "discard")
     deal.stock = tuple(_cards(data["stock"], "stock"))
     deal.stock_pos = 0
@@ -113,8 +113,8 @@ def _position(data: dict[str, Any]) -> Deal:
     deal.match_scores = tuple(data.get("match_scores", [0] * len(rules.teams)))
     deal.assert_consistent()
     for seat, size in enumerate(deal.sizes):
-        if size == 0 and not (seat == deal.to_move and phase == PLAY_PHASE):
-            raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty")
+        if size == 0:
+            raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty (R21)")
     return deal
 
 
@@ -189,14 +189,16 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
     players = list(data.get("players", [f"Seat {s}" for s in range(rules.seats)]))
     deals: list[Deal] = []
     raw_deals = data.get("deals", [])
+    if not isinstance(raw_deals, list):
+        raise NotationError("a record's 'deals' is a list")
     for number, raw in enumerate(raw_deals, 1):
         try:
             deck = _cards(raw["deck"], "deck")
             deal = Deal(deck, raw["dealer"], rules, max_turns=raw.get("max_turns", max_turns))
-        except (BiribaError, KeyError, TypeError) as exc:
-            raise ReplayError(f"deal {number}: bad deck or dealer: {exc}") from None
-        for index, item in enumerate(raw.get("actions", []), 1):
-            seat, text = item
+            actions = [(int(seat), str(text)) for seat, text in raw.get("actions", [])]
+        except (BiribaError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ReplayError(f"deal {number}: a deal has a deck, a dealer and [seat, action] pairs ({exc})") from None
+        for index, (seat, text) in enumerate(actions, 1):
             where = f"deal {number}, action {index} ({seat}: {text!r})"
             if deal.is_over:
                 raise ReplayError(f"{where}: the deal is already over")

@@ -10,6 +10,7 @@ refer to ``docs/rules.md``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -79,6 +80,9 @@ class Rules:
     min_meld: int = 3
     max_wilds: int = 1
     biriba_size: int = 7
+    # reserve and closure (R18..R22)
+    reserve_biribas: int = 1  # biribas a team needs before a hand may empty for its reserve
+    closure_biribas: int = 1  # biribas a team needs, its reserve taken, to go out
     # scoring (R24..R28)
     card_values: CardValues = field(default_factory=CardValues)
     run_bonus: Bonus = Bonus(200, 100)
@@ -98,6 +102,8 @@ class Rules:
             raise NotationError(f"teams {self.teams} must hold each of seats 0..{self.seats - 1} once")
         if self.target_rule not in ("exceed", "reach"):
             raise NotationError("target_rule must be 'exceed' or 'reach'")
+        if self.max_wilds not in (0, 1):
+            raise NotationError("max_wilds: the engine implements at most one wild per meld (R7, R8)")
         deck = 52 * self.packs + self.jokers
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1
         if dealt > deck:
@@ -139,11 +145,11 @@ class Rules:
             return (self.full_run_bonus if size == 13 else self.run_bonus).of(clean)
         return self.set_bonus.of(clean)
 
-    def match_over(self, totals: list[int] | tuple[int, ...]) -> bool:
-        """True when, after a complete deal, the match ends (R29)."""
+    def winner(self, totals: Sequence[int]) -> int | None:
+        """The team that has won with these totals after a complete deal (R29), else ``None``."""
         best = max(totals)
         reached = best > self.target if self.target_rule == "exceed" else best >= self.target
-        return reached and list(totals).count(best) == 1
+        return list(totals).index(best) if reached and list(totals).count(best) == 1 else None
 
     # ---- options as data ----
     def replace(self, **changes: Any) -> Rules:
@@ -177,20 +183,20 @@ class Rules:
         unknown = set(data) - known - {"base"}
         if unknown:
             raise NotationError(f"unknown rule options: {', '.join(sorted(unknown))}")
-        changes: dict[str, Any] = {}
-        for key, value in data.items():
-            if key == "base":
-                continue
-            if key == "teams":
-                value = tuple(tuple(t) for t in value)
-            elif key == "card_values":
-                value = CardValues(**value)
-            elif key.endswith("_bonus") and isinstance(value, dict):
-                value = Bonus(**value)
-            changes[key] = value
         try:
+            changes: dict[str, Any] = {}
+            for key, value in data.items():
+                if key == "base":
+                    continue
+                if key == "teams":
+                    value = tuple(tuple(t) for t in value)
+                elif key == "card_values":
+                    value = CardValues(**value)
+                elif key.endswith("_bonus") and isinstance(value, dict):
+                    value = Bonus(**value)
+                changes[key] = value
             return dataclasses.replace(base, **changes)
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise NotationError(f"bad rule options: {exc}") from None
 
 

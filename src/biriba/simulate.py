@@ -106,7 +106,7 @@ def simulate(
         while not match.is_over and stats.deals < deals:
             deal = match.new_deal()
             stats.decisions += play_deal(deal, bots)
-            result = match.finish_deal()
+            result = deal.result()
             stats.deals += 1
             stats.turn_sum += deal.turn
             stats.ended_by[result.ended_by or ""] += 1

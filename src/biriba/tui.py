@@ -23,7 +23,7 @@ from rich.text import Text
 
 from .bots import Bot, GreedyBot, make_bot
 from .cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
-from .deal import Deal, Outcome
+from .deal import CLOSURE, Deal, Outcome
 from .errors import BiribaError
 from .match import Match
 from .melds import Meld, meld_state
@@ -97,7 +97,7 @@ class Game:
                 self.save()
                 self.console.print("Stopped." + (f" The match is saved in {self.save_path}." if self.save_path else ""))
                 return 0
-            result = match.finish_deal()
+            result = deal.result()
             self.save()
             self.show_result(deal, result)
             if not match.is_over and not self.ask_continue():
@@ -115,7 +115,7 @@ class Game:
                 continue
             action = bot.choose(deal.view_for(seat), list(deal.legal_actions()))
             outcome = deal.apply(action)
-            self.describe(deal, outcome)
+            self.describe(deal.view_for(HUMAN), outcome.seen_by(HUMAN))
             self.save()
             if self.delay:
                 self.render(deal)
@@ -138,7 +138,7 @@ class Game:
                 self.console.print(HELP)
                 continue
             if command == "pile":
-                self.console.print(self.pile_text(deal.discard, full=True))
+                self.console.print(self.pile_text(deal.view_for(HUMAN).discard, full=True))
                 continue
             if command == "legal":
                 actions = sorted(str(a) for a in deal.legal_actions())
@@ -160,7 +160,7 @@ class Game:
             except BiribaError as exc:
                 self.console.print(Text(f"Not allowed: {exc}", style="bold red"))
                 continue
-            self.describe(deal, outcome)
+            self.describe(deal.view_for(HUMAN), outcome)
             self.save()
             return True
 
@@ -188,19 +188,20 @@ class Game:
     def note(self, text: str | Text) -> None:
         self.log.append(text if isinstance(text, Text) else Text(text))
 
-    def describe(self, deal: Deal, outcome: Outcome) -> None:
-        """One log line for what happened, as the human may see it."""
+    def describe(self, view: PlayerView, outcome: Outcome) -> None:
+        """One log line for what happened, from the human's view and the outcome as they saw it."""
         who = self.seat_name(outcome.seat)
         action = outcome.action
         line = Text(f"{who}: ")
         if action.kind == "draw":
-            if outcome.seat == HUMAN:
+            if outcome.drawn >= 0:
                 line.append("draw ")
                 line.append_text(self.card_text(outcome.drawn))
             else:
                 line.append("draws from the stock")
         elif action.kind == "take":
-            line.append(f"takes the discard pile ({len(outcome.taken)} card{'s' if len(outcome.taken) != 1 else ''}): ")
+            count = len(outcome.taken)
+            line.append(f"takes the discard pile ({count} card{'s' if count != 1 else ''}): ")
             line.append_text(self.cards_text(outcome.taken))
         elif action.kind == "pass":
             line.append("passes")
@@ -208,18 +209,15 @@ class Game:
             line.append("discards ")
             line.append_text(self.card_text(action.cards[0]))
         else:
-            team = deal.rules.team_of[outcome.seat]
-            index = len(deal.melds[team]) if action.kind == "meld" else action.meld + 1
-            meld = deal.melds[team][index - 1]
+            melds = view.melds[view.rules.team_of[outcome.seat]]
+            index = len(melds) if action.kind == "meld" else action.meld + 1
             line.append("melds " if action.kind == "meld" else f"adds to meld {index}: ")
             line.append_text(self.cards_text(action.cards, action.slots))
-            line.append(f"  ({describe_meld(meld, deal.rules)})", style="dim")
+            line.append(f"  ({describe_meld(melds[index - 1], view.rules)})", style="dim")
         if outcome.reserve:
-            line.append(
-                f"; picks up a reserve packet ({'plays on' if outcome.reserve == 'meld' else 'next turn'})",
-                style="bold",
-            )
-        if outcome.ended == "closure":
+            when = "plays on" if outcome.reserve == "meld" else "next turn"
+            line.append(f"; picks up a reserve packet ({when})", style="bold")
+        if outcome.ended == CLOSURE:
             line.append("; goes out!", style="bold green")
         elif outcome.ended:
             line.append(f"; the deal ends ({outcome.ended})", style="bold")
@@ -347,7 +345,8 @@ class Game:
 
     def show_result(self, deal: Deal, result: DealResult) -> None:
         self.render(deal)
-        rules = deal.rules
+        view = deal.view_for(HUMAN)
+        rules = view.rules
         ours = rules.team_of[HUMAN]
         table = Table(title=f"Deal {len(self.match.deals)} over: {result.ended_by}")
         table.add_column("")
@@ -363,7 +362,7 @@ class Game:
         table.add_row("match total", *(str(self.match.totals[t]) for t in order), style="bold")
         self.console.print(table)
         for team in order:
-            bonuses = [m for m in deal.melds[team] if rules.meld_bonus(m.is_run, m.size, m.clean)]
+            bonuses = [m for m in view.melds[team] if rules.meld_bonus(m.is_run, m.size, m.clean)]
             for meld in bonuses:
                 line = Text(f"{'Us' if team == ours else 'Them'}: ")
                 line.append_text(self.cards_text(meld.cards(), meld.slots()))
@@ -375,13 +374,11 @@ class Game:
         winner = self.match.winner
         ours = rules.team_of[HUMAN]
         verdict = "You win the match!" if winner == ours else "The opponents win the match."
+        totals = self.match.totals
+        theirs = max(t for team, t in enumerate(totals) if team != ours)
+        self.console.print(Panel(Text(f"{verdict}  Final totals: Us {totals[ours]}, Them {theirs}", style="bold")))
         self.console.print(
-            Panel(
-                Text(
-                    f"{verdict}  Final totals: Us {self.match.totals[ours]}, Them {self.match.totals[1 - ours]}",
-                    style="bold",
-                )
-            )
+            f"Match seed {self.match.seed}: 'biriba play --seed {self.match.seed}' deals the same cards."
         )
 
 
@@ -417,10 +414,11 @@ def run_game(
         console.print(f"Resumed the match from {resume}: {len(match.deals)} deal(s) so far.")
     else:
         names = [name] + [SEAT_NAMES[s] if s < len(SEAT_NAMES) else f"Seat {s}" for s in range(1, rules.seats)]
-        match = Match(rules, names, seed=seed if seed is not None else random.randrange(10**6))
+        match = Match(rules, names, seed=seed if seed is not None else random.randrange(2**63))
     bots: list[Bot | None] = [None]
     for seat in range(1, rules.seats):
         bots.append(make_bot(bot_kinds[(seat - 1) % len(bot_kinds)], f"{match.seed}/bot/{seat}"))
-    console.print(f"Biriba: you sit South with your partner North. Match seed {match.seed}. Type 'help' for help.")
+    # the seed fixes every deck, so it is shown only once the match is over
+    console.print("Biriba: you sit South with your partner North. Type 'help' for help.")
     game = Game(match, bots, console, save=save, delay=delay, plain=plain)
     return game.run()
