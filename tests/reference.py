@@ -9,7 +9,6 @@ R9 again.  Results are compared as sets of final melds.
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import permutations
 
 from biriba.cards import JOKER, rank_of, suit_of
@@ -125,10 +124,6 @@ def reference_adds(meld: Meld, cards: list[int]) -> set[Meld]:
         return set()
     fewest = min(n for n, _ in results)
     return {m for n, m in results if n == fewest}
-
-
-def run_cards(run: RunMeld) -> Counter[int]:
-    return Counter(run.cards())
 
 
 __all__ = ["POS_CODE", "reference_adds", "reference_melds"]

@@ -20,9 +20,6 @@ RANKS = "A23456789TJQK"
 SUIT_SYMBOLS = "♠♥♦♣"
 JOKER = 52
 KINDS = 53
-ACE = 0
-TWO = 1
-TWOS = (4, 5, 6, 7)  # 2S 2H 2D 2C
 
 NAMES: tuple[str, ...] = (*tuple(r + s for r in RANKS for s in SUITS), "JK")
 
@@ -93,11 +90,6 @@ def cards_of(counts: Sequence[int]) -> list[int]:
     return list(chain.from_iterable(map(repeat, range(len(counts)), counts)))
 
 
-def expand(counts: Sequence[int]) -> tuple[int, ...]:
-    """:func:`cards_of` as a tuple."""
-    return tuple(chain.from_iterable(map(repeat, range(len(counts)), counts)))
-
-
 def deck_counts(packs: int, jokers: int) -> list[int]:
     """How many copies of each kind a deck of ``packs`` packs and ``jokers`` holds."""
     counts = [packs] * KINDS
@@ -106,7 +98,7 @@ def deck_counts(packs: int, jokers: int) -> list[int]:
 
 
 def full_deck(packs: int = 2, jokers: int = 4) -> list[int]:
-    """Every card of the deck, in canonical order (shuffle it to deal)."""
+    """Every card of a deck of ``packs`` packs and ``jokers`` jokers, in canonical order."""
     return cards_of(deck_counts(packs, jokers))
 
 

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +196,7 @@ def _simulate(args: argparse.Namespace) -> int:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
         progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with progress if progress is not None else _Null():
+    with progress if progress is not None else nullcontext():
         task = progress.add_task("deals", total=args.deals) if progress is not None else None
 
         def advance(_deal: Deal) -> None:
@@ -220,14 +221,6 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.save:
         print(f"records saved in {args.save}")
     return 0
-
-
-class _Null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 # ----------------------------------------------------------------- rules

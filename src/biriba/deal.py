@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import DRAW, PASS, TAKE, Action
-from .cards import KINDS, NAMES, card_name, cards_of, counts_of, deck_counts
+from .cards import KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck
 from .errors import IllegalActionError, InvalidPositionError
 from .melds import NO_SLOTS, Meld, add_options, meld_placements, resolve_add, resolve_meld
 from .rules import CLASSIC, Rules
@@ -109,41 +109,114 @@ class Deal:
         "took_single",
         "turn",
     )
+    rules: Rules
+    dealer: int
+    deck: tuple[int, ...] | None  # the deck the deal came from (R4); None for a position
+    hands: list[list[int]]  # count arrays by seat
+    sizes: list[int]  # cards in each hand
+    melds: list[list[Meld]]  # per team, in the order made
+    biribas: list[int]  # melds of biriba size, per team
+    discard: list[int]  # the pile, bottom first
+    stock: tuple[int, ...]  # top first, read from stock_pos on
+    stock_pos: int
+    packets: tuple[tuple[int, ...], ...]  # reserve packets, top first, taken from packets_taken on
+    packets_taken: int
+    reserves: list[Reserve | None]  # per team (R19, R20)
+    to_move: int
+    phase: str  # DRAW_PHASE, PLAY_PHASE or OVER
+    took_single: int  # the card of a one-card pile taken this turn (R16), else -1
+    passes: int  # consecutive passes on an empty stock (R23)
+    turn: int
+    max_turns: int | None  # a simulation's turn cap (R23)
+    ended_by: str | None
+    closer: int  # the seat that went out, else -1
+    history: list[tuple[int, Action]]  # (seat, canonical action) in play order
+    match_scores: tuple[int, ...]  # the match totals before this deal (for views)
 
     def __init__(
         self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
     ) -> None:
         """Deal ``deck`` (listed top first, after shuffle and cut) with ``dealer`` dealing (R4)."""
-        if sorted(deck) != sorted(_deck_list(rules)):
+        if sorted(deck) != full_deck(rules.packs, rules.jokers):
             raise InvalidPositionError(
                 f"a deck has {rules.deck_size} cards: {rules.packs} packs and {rules.jokers} jokers (R2)"
             )
         if not 0 <= dealer < rules.seats:
             raise InvalidPositionError(f"dealer must be a seat 0..{rules.seats - 1}")
         hands, packets, upcard, stock = deal_order(rules, deck, dealer)
+        teams = len(rules.teams)
+        self._setup(rules, dealer, [counts_of(h) for h in hands], [[] for _ in range(teams)], [upcard], stock)
+        self.packets = tuple(packets)
+        self.deck = tuple(deck)
+        self.max_turns = max_turns
+
+    def _setup(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: list[list[int]],
+        melds: list[list[Meld]],
+        discard: list[int],
+        stock: tuple[int, ...],
+    ) -> None:
+        """Set every field for a deal whose first turn (R3) is about to begin."""
+        teams = len(rules.teams)
         self.rules = rules
         self.dealer = dealer
-        self.deck: tuple[int, ...] | None = tuple(deck)
-        self.hands = [counts_of(h) for h in hands]
-        self.sizes = [len(h) for h in hands]
-        self.melds: list[list[Meld]] = [[] for _ in rules.teams]
-        self.biribas = [0] * len(rules.teams)  # melds of biriba size, per team
-        self.discard = [upcard]
+        self.deck = None
+        self.hands = hands
+        self.sizes = [sum(h) for h in hands]
+        self.melds = melds
+        self.biribas = [sum(m.size >= rules.biriba_size for m in team) for team in melds]  # biribas per team
+        self.discard = discard
         self.stock = stock
         self.stock_pos = 0
-        self.packets = tuple(packets)
+        self.packets = ()
         self.packets_taken = 0
-        self.reserves: list[Reserve | None] = [None] * len(rules.teams)
-        self.to_move = (dealer + 1) % rules.seats  # R3
+        self.reserves = [None] * teams
+        self.to_move = (dealer + 1) % rules.seats
         self.phase = DRAW_PHASE
         self.took_single = -1
         self.passes = 0
         self.turn = 1
-        self.max_turns = max_turns
-        self.ended_by: str | None = None
+        self.max_turns = None
+        self.ended_by = None
         self.closer = -1
-        self.history: list[tuple[int, Action]] = []
-        self.match_scores: tuple[int, ...] = (0,) * len(rules.teams)
+        self.history = []
+        self.match_scores = (0,) * teams
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hands: list[list[int]],
+        melds: list[list[Meld]],
+        discard: list[int],
+        stock: tuple[int, ...],
+        packets: tuple[tuple[int, ...], ...],
+        reserves: list[Reserve | None],
+        to_move: int,
+        phase: str,
+        took_single: int = -1,
+        passes: int = 0,
+        turn: int = 1,
+        match_scores: tuple[int, ...] | None = None,
+    ) -> Deal:
+        """A deal in progress from its parts (hands as count arrays); checks that all cards are there (R23a)."""
+        deal = object.__new__(cls)
+        deal._setup(rules, dealer, hands, melds, discard, stock)
+        deal.packets = packets
+        deal.reserves = reserves
+        deal.to_move = to_move
+        deal.phase = phase
+        deal.took_single = took_single
+        deal.passes = passes
+        deal.turn = turn
+        if match_scores is not None:
+            deal.match_scores = match_scores
+        deal.assert_consistent()
+        return deal
 
     @classmethod
     def shuffled(
@@ -155,7 +228,7 @@ class Deal:
     ) -> Deal:
         """A deal of a deck shuffled by ``seed`` (an int, a string or a ``random.Random``)."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        deck = _deck_list(rules)
+        deck = full_deck(rules.packs, rules.jokers)
         rng.shuffle(deck)
         return cls(deck, dealer, rules, max_turns)
 
@@ -224,7 +297,7 @@ class Deal:
         return PlayerView.of(self, seat)
 
     def result(self) -> DealResult:
-        """The deal's score per team with its breakdown (R24..R28); the deal must be over."""
+        """The deal's score per team with its breakdown (R24..R28), as the deal stands."""
         from .scoring import score_deal
 
         return score_deal(self)
@@ -554,7 +627,7 @@ class Deal:
         self.ended_by = how
         self.phase = OVER
 
-    # ------------------------------------------------------------ checking
+    # ----------------------------------------------------- card accounting
     def card_locations(self) -> list[int]:
         """Copies of each kind found in hands, melds, pile, stock and packets (R23a)."""
         total = [0] * KINDS
@@ -622,7 +695,3 @@ def _check_shape(action: Action) -> None:
 
 def _biribas(n: int) -> str:
     return "a biriba" if n == 1 else f"{n} biribas"
-
-
-def _deck_list(rules: Rules) -> list[int]:
-    return cards_of(deck_counts(rules.packs, rules.jokers))

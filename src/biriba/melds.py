@@ -23,7 +23,7 @@ from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
-from .cards import JOKER, KINDS, NAMES, RANKS, SUITS, card_name, counts_of, is_two, parse_card, rank_of, suit_of
+from .cards import JOKER, NAMES, RANKS, SUITS, card_name, counts_of, format_cards, is_two, parse_card, rank_of, suit_of
 from .errors import IllegalActionError, NotationError
 from .rules import Rules
 
@@ -36,11 +36,6 @@ RUN_CODES: tuple[tuple[int, ...], ...] = tuple(POS_CODE[s][1:15] for s in range(
 #: Natural ranks that may form a set: every rank but the two (R7).
 SET_RANKS = (0, *tuple(range(2, 13)))
 NO_SLOT = -1
-
-
-def position_name(suit: int, position: int) -> str:
-    """The card a run position stands for, as a slot in the notation (``6H``)."""
-    return NAMES[POS_CODE[suit][position]]
 
 
 class RunMeld(NamedTuple):
@@ -110,7 +105,7 @@ class SetMeld(NamedTuple):
         return (NO_SLOT,) * self.size
 
     def text(self) -> str:
-        return format_cards_of(self.cards())
+        return format_cards(self.cards())
 
 
 Meld = RunMeld | SetMeld
@@ -126,10 +121,6 @@ class AddOption(NamedTuple):
 
 
 # ---------------------------------------------------------------- notation
-def format_cards_of(codes: Sequence[int]) -> str:
-    return " ".join(NAMES[c] for c in codes)
-
-
 def format_placed(cards: Sequence[int], slots: Sequence[int]) -> str:
     """Cards with their wild slots: ``3H 4H JK=5H``."""
     return " ".join(NAMES[c] if s < 0 else f"{NAMES[c]}={NAMES[s]}" for c, s in zip(cards, slots))
@@ -673,7 +664,7 @@ def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tup
     if len(cards) > 13:
         return "R8", "a run has at most 13 cards"
     for card, slot in zip(cards, slots):
-        if slot >= 0 and card == two and slot != two and _two_could_be_natural(naturals, two):
+        if slot >= 0 and card == two and slot != two and _two_could_be_natural(naturals):
             return "R9", f"{card_name(two)} can be natural at rank 2 here, so it cannot stand for {card_name(slot)}"
         if slot >= 0 and (suit_of(slot) != suit or rank_of(slot) in ranks):
             return "R10", f"{card_name(card)} cannot stand for {card_name(slot)}: not a free rank of this run"
@@ -684,7 +675,7 @@ def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tup
     return "R8", "the ranks are not consecutive, even with the wild allowed"
 
 
-def _two_could_be_natural(naturals: list[int], two: int) -> bool:
+def _two_could_be_natural(naturals: list[int]) -> bool:
     ranks = {rank_of(c) for c in naturals}
     return 2 in ranks or 0 in ranks
 
@@ -741,13 +732,7 @@ def explain_add(
     return IllegalActionError("R8", f"{text} does not extend {target} into one run of consecutive ranks")
 
 
-def cards_in_run_order(meld: Meld) -> list[str]:
-    """The meld as notation tokens (``JK=6H`` for a run's wild)."""
-    return meld.text().split()
-
-
 __all__ = [
-    "KINDS",
     "AddOption",
     "Meld",
     "RunMeld",
@@ -762,7 +747,6 @@ __all__ = [
     "meld_value",
     "parse_meld",
     "parse_placed",
-    "position_name",
     "resolve_add",
     "resolve_meld",
 ]

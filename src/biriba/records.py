@@ -17,31 +17,20 @@ from .errors import BiribaError, IllegalActionError, InvalidPositionError, Notat
 from .melds import parse_meld
 from .rules import Rules
 from .scoring import DealResult
+from .views import POSITION_FORMAT, position_json
 
-POSITION_FORMAT = "biriba-position/1"
 RECORD_FORMAT = "biriba-record/1"
 
 
 # -------------------------------------------------------------- positions
 def position_to_json(deal: Deal) -> dict[str, Any]:
     """The complete position of a deal in progress (the truth: every card's place)."""
-    return {
-        "format": POSITION_FORMAT,
-        "rules": deal.rules.to_json(),
-        "match_scores": list(deal.match_scores),
-        "dealer": deal.dealer,
-        "to_move": deal.to_move,
-        "phase": deal.phase,
-        "hands": [[NAMES[c] for c in deal.hand(s)] for s in range(deal.rules.seats)],
-        "melds": [[m.text().split() for m in team] for team in deal.melds],
-        "discard": [NAMES[c] for c in deal.discard],
-        "stock": [NAMES[c] for c in deal.stock_cards],
-        "packets": [[NAMES[c] for c in p] for p in deal.packets_left],
-        "reserves": [None if r is None else {"seat": r.seat, "active": r.active} for r in deal.reserves],
-        "took_single": NAMES[deal.took_single] if deal.took_single >= 0 else None,
-        "passes": deal.passes,
-        "turn": deal.turn,
-    }
+    return position_json(
+        deal,
+        hands=[[NAMES[c] for c in deal.hand(s)] for s in range(deal.rules.seats)],
+        stock=[NAMES[c] for c in deal.stock_cards],
+        packets=[[NAMES[c] for c in p] for p in deal.packets_left],
+    )
 
 
 def position_from_json(data: dict[str, Any]) -> Deal:
@@ -62,60 +51,49 @@ def _cards(items: Any, what: str) -> list[int]:
 
 def _position(data: dict[str, Any]) -> Deal:
     rules = Rules.from_json(data.get("rules", "classic"))
-    seats = rules.seats
-    hands = data["hands"]
-    if len(hands) != seats:
-        raise InvalidPositionError(f"'hands' must list {seats} hands")
-    deal = object.__new__(Deal)
-    deal.rules = rules
-    deal.dealer = _seat(data.get("dealer", 0), rules, "dealer")
-    deal.deck = None
-    deal.hands = [counts_of(_cards(h, f"hand {i}")) for i, h in enumerate(hands)]
-    deal.sizes = [sum(h) for h in deal.hands]
-    deal.melds = []
-    for team_melds in data["melds"]:
-        deal.melds.append([parse_meld(m, rules) for m in team_melds])
-    if len(deal.melds) != len(rules.teams):
-        raise InvalidPositionError(f"'melds' must list {len(rules.teams)} teams")
-    deal.biribas = [sum(m.size >= rules.biriba_size for m in team) for team in deal.melds]
-    deal.discard = _cards(data["discard"], "discard")
-    deal.stock = tuple(_cards(data["stock"], "stock"))
-    deal.stock_pos = 0
-    packets = [tuple(_cards(p, "packet")) for p in data["packets"]]
-    deal.packets = tuple(packets)
-    deal.packets_taken = 0
+    teams = len(rules.teams)
+    hands = [counts_of(_cards(h, f"hand {i}")) for i, h in enumerate(data["hands"])]
+    if len(hands) != rules.seats:
+        raise InvalidPositionError(f"'hands' must list {rules.seats} hands")
+    for seat, hand in enumerate(hands):
+        if not any(hand):
+            raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty (R21)")
+    melds = [[parse_meld(m, rules) for m in team] for team in data["melds"]]
+    if len(melds) != teams:
+        raise InvalidPositionError(f"'melds' must list {teams} teams")
+    packets = tuple(tuple(_cards(p, "packet")) for p in data["packets"])
     reserves: list[Reserve | None] = []
     for r in data["reserves"]:
         reserves.append(None if r is None else Reserve(_seat(r["seat"], rules, "reserve seat"), bool(r["active"])))
-    if len(reserves) != len(rules.teams):
-        raise InvalidPositionError(f"'reserves' must list {len(rules.teams)} teams")
+    if len(reserves) != teams:
+        raise InvalidPositionError(f"'reserves' must list {teams} teams")
     for team, r in enumerate(reserves):
         if r is not None and rules.team_of[r.seat] != team:
             raise InvalidPositionError(f"team {team}'s reserve was taken by seat {r.seat} of another team (R20)")
     if sum(r is not None for r in reserves) + len(packets) != rules.packets:
         raise InvalidPositionError(f"taken reserves and packets left must add up to {rules.packets} (R20)")
-    deal.reserves = reserves
-    deal.to_move = _seat(data["to_move"], rules, "to_move")
     phase = data["phase"]
     if phase not in (DRAW_PHASE, PLAY_PHASE):
         raise InvalidPositionError("'phase' must be 'draw' or 'play'")
-    deal.phase = phase
     took = data.get("took_single")
-    deal.took_single = -1 if took is None else parse_card(took)
-    if deal.took_single >= 0 and phase != PLAY_PHASE:
+    if took is not None and phase != PLAY_PHASE:
         raise InvalidPositionError("'took_single' is set only in the play phase, after a take (R16)")
-    deal.passes = int(data.get("passes", 0))
-    deal.turn = int(data.get("turn", 1))
-    deal.max_turns = None
-    deal.ended_by = None
-    deal.closer = -1
-    deal.history = []
-    deal.match_scores = tuple(data.get("match_scores", [0] * len(rules.teams)))
-    deal.assert_consistent()
-    for seat, size in enumerate(deal.sizes):
-        if size == 0:
-            raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty (R21)")
-    return deal
+    return Deal.from_position(
+        rules,
+        dealer=_seat(data.get("dealer", 0), rules, "dealer"),
+        hands=hands,
+        melds=melds,
+        discard=_cards(data["discard"], "discard"),
+        stock=tuple(_cards(data["stock"], "stock")),
+        packets=packets,
+        reserves=reserves,
+        to_move=_seat(data["to_move"], rules, "to_move"),
+        phase=phase,
+        took_single=-1 if took is None else parse_card(took),
+        passes=int(data.get("passes", 0)),
+        turn=int(data.get("turn", 1)),
+        match_scores=tuple(data.get("match_scores", [0] * teams)),
+    )
 
 
 def _seat(value: Any, rules: Rules, what: str) -> int:
@@ -175,10 +153,6 @@ class Replay(NamedTuple):
     players: list[str]
     deals: list[Deal]
     extra: dict[str, Any]  # optional fields of the record (seed, ...)
-
-    @property
-    def results(self) -> list[DealResult]:
-        return [d.result() for d in self.deals if d.is_over]
 
 
 def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:

@@ -133,10 +133,6 @@ class Rules:
     def deck_size(self) -> int:
         return 52 * self.packs + self.jokers
 
-    @property
-    def stock_size(self) -> int:
-        return self.deck_size - self.seats * self.hand_size - self.packets * self.packet_size - 1
-
     def meld_bonus(self, is_run: bool, size: int, clean: bool) -> int:
         """Bonus of one meld by its final state (R26); 0 below biriba size."""
         if size < self.biriba_size:
@@ -195,6 +191,7 @@ class Rules:
                 elif key.endswith("_bonus") and isinstance(value, dict):
                     value = Bonus(**value)
                 changes[key] = value
+            changes.setdefault("name", base.name if not changes else base.name + "*")
             return dataclasses.replace(base, **changes)
         except (TypeError, ValueError) as exc:
             raise NotationError(f"bad rule options: {exc}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .deal import CLOSURE
 from .melds import meld_value
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def score_deal(deal: Deal) -> DealResult:
             "melds": sum(meld_value(m, values) for m in melds),
             "bonuses": sum(rules.meld_bonus(m.is_run, m.size, m.clean) for m in melds),
             "hands": hands,
-            "going_out": rules.going_out_bonus if deal.ended_by == "closure" and deal.closer in seats else 0,
+            "going_out": rules.going_out_bonus if deal.ended_by == CLOSURE and deal.closer in seats else 0,
             "reserve": reserve_points,
         }
         part["total"] = sum(part[k] for k in PARTS)

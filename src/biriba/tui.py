@@ -23,7 +23,7 @@ from rich.text import Text
 
 from .bots import Bot, GreedyBot, make_bot
 from .cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
-from .deal import CLOSURE, Deal, Outcome
+from .deal import CLOSURE, DRAW_PHASE, Deal, Outcome
 from .errors import BiribaError
 from .match import Match
 from .melds import Meld, meld_state
@@ -126,7 +126,9 @@ class Game:
         """Read commands until an action is played; False if the player quits."""
         self.render(deal)
         while True:
-            prompt = "Your move (draw, take or pass)" if deal.phase == "draw" else "Your move (meld, add or discard)"
+            prompt = (
+                "Your move (draw, take or pass)" if deal.phase == DRAW_PHASE else "Your move (meld, add or discard)"
+            )
             try:
                 line = self.console.input(f"[b]{prompt}[/b] > ").strip()
             except EOFError:
@@ -150,7 +152,7 @@ class Game:
                 self.console.print(f"Hint: {suggestion}", markup=False)
                 continue
             if command == "score":
-                self.console.print(self.score_line(deal))
+                self.console.print(self.score_line())
                 continue
             if not command:
                 self.render(deal)
@@ -238,7 +240,7 @@ class Game:
     def card_style(self, code: int) -> str:
         if self.plain:
             return ""
-        if code == JOKER or 4 <= code <= 7:
+        if code in self.match.rules.wild_kinds:
             return "bold magenta"
         return "bold red" if suit_of(code) in (1, 2) else "bold"
 
@@ -300,7 +302,7 @@ class Game:
         state = "" if reserve.active else " (inactive until their next turn)"
         return f"reserve taken by {self.seat_name(reserve.seat)}{state}"
 
-    def score_line(self, deal: Deal) -> Text:
+    def score_line(self) -> Text:
         rules = self.match.rules
         ours = rules.team_of[HUMAN]
         totals = self.match.totals
@@ -313,10 +315,10 @@ class Game:
         rules = view.rules
         ours = rules.team_of[HUMAN]
         header = Text(f"Deal {len(self.match.deals)}   ", style="bold")
-        header.append_text(self.score_line(deal))
+        header.append_text(self.score_line())
         turn = Text(f"Turn {view.turn}: ")
         turn.append(self.seat_name(view.to_move), style="bold")
-        turn.append(" to " + ("draw or take" if view.phase == "draw" else "meld, add or discard"))
+        turn.append(" to " + ("draw or take" if view.phase == DRAW_PHASE else "meld, add or discard"))
         if view.took_single >= 0 and view.to_move == HUMAN:
             turn.append("  (you may not discard ", style="yellow")
             turn.append_text(self.card_text(view.took_single))

@@ -1,4 +1,4 @@
-"""What one seat may see of a deal: the only thing bots, the terminal and the server get.
+"""What one seat may see of a deal: all that bots and the terminal game are shown.
 
 A :class:`PlayerView` holds the seat's own hand, every meld on the table,
 the whole discard pile, and only *counts* of the other hands, the stock and
@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import KINDS, NAMES, expand
+from .cards import NAMES, cards_of, counts_of
 from .melds import Meld
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .deal import Deal, Reserve
+
+
+POSITION_FORMAT = "biriba-position/1"
 
 
 class PlayerView(NamedTuple):
@@ -48,7 +51,7 @@ class PlayerView(NamedTuple):
             deal.to_move,
             deal.phase,
             deal.turn,
-            expand(deal.hands[seat]),
+            tuple(cards_of(deal.hands[seat])),
             tuple(deal.sizes),
             tuple(map(tuple, deal.melds)),
             tuple(deal.discard),
@@ -70,31 +73,35 @@ class PlayerView(NamedTuple):
         return self.to_move == self.seat and self.ended_by is None
 
     def hand_counts(self) -> list[int]:
-        counts = [0] * KINDS
-        for c in self.hand:
-            counts[c] += 1
-        return counts
+        """The own hand as a count array (the engine's form)."""
+        return counts_of(self.hand)
 
     def to_json(self) -> dict[str, Any]:
         """The position from this seat's point of view (notation.md): hidden parts are counts."""
         hands: list[Any] = [
             [NAMES[c] for c in self.hand] if s == self.seat else {"count": n} for s, n in enumerate(self.hand_sizes)
         ]
-        return {
-            "format": "biriba-position/1",
-            "rules": self.rules.to_json(),
-            "match_scores": list(self.match_scores),
-            "dealer": self.dealer,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "hands": hands,
-            "melds": [[m.text().split() for m in team] for team in self.melds],
-            "discard": [NAMES[c] for c in self.discard],
-            "stock": {"count": self.stock_count},
-            "packets": [{"count": n} for n in self.packet_sizes],
-            "reserves": [None if r is None else {"seat": r.seat, "active": r.active} for r in self.reserves],
-            "took_single": NAMES[self.took_single] if self.took_single >= 0 else None,
-            "passes": self.passes,
-            "turn": self.turn,
-            "viewer": self.seat,
-        }
+        data = position_json(self, hands, {"count": self.stock_count}, [{"count": n} for n in self.packet_sizes])
+        data["viewer"] = self.seat
+        return data
+
+
+def position_json(state: Deal | PlayerView, hands: list[Any], stock: Any, packets: list[Any]) -> dict[str, Any]:
+    """A position in the JSON of notation.md; the caller decides how hands, stock and packets show."""
+    return {
+        "format": POSITION_FORMAT,
+        "rules": state.rules.to_json(),
+        "match_scores": list(state.match_scores),
+        "dealer": state.dealer,
+        "to_move": state.to_move,
+        "phase": state.phase,
+        "hands": hands,
+        "melds": [[m.text().split() for m in team] for team in state.melds],
+        "discard": [NAMES[c] for c in state.discard],
+        "stock": stock,
+        "packets": packets,
+        "reserves": [None if r is None else {"seat": r.seat, "active": r.active} for r in state.reserves],
+        "took_single": NAMES[state.took_single] if state.took_single >= 0 else None,
+        "passes": state.passes,
+        "turn": state.turn,
+    }

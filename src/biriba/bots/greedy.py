@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
+from ..deal import DRAW_PHASE
 from ..melds import Meld, add_options, meld_options
 from ..rules import Rules
 from ..views import PlayerView
@@ -40,7 +41,7 @@ class GreedyBot:
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "draw":
+        if view.phase == DRAW_PHASE:
             return self._draw_or_take(view, legal)
         best: tuple[float, float, Action] | None = None
         allowed = set(legal)
