@@ -107,7 +107,7 @@ def test_simulate_save_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[
     stats = json.loads(out)
     assert code == 0 and stats["deals"] == 6
     assert {"deals", "deals_per_s", "decisions_per_s", "ended_by", "mean_team_scores"} <= set(stats)
-    assert set(stats["ended_by"]) >= {"closure", "passes", "capped"}
+    assert sum(stats["ended_by"].values()) == 6
     assert set(stats["mean_team_scores"]) == {"greedy", "random"}
     records = sorted(save.glob("*.json"))
     assert records

@@ -253,8 +253,9 @@ def test_R20_one_reserve_per_team_the_other_packet_is_the_other_teams() -> None:
 
 def test_R20_partner_of_reserve_taker_cannot_take_a_second() -> None:
     deal = position({2: "3H 4H 5H"}, melds=([BIRIBA], []), reserves=((0, True), None), to_move=2)
-    refused(deal, "meld 3H 4H 5H", "R22")  # emptying by melding is never a closure, and no packet is left
-    assert len(deal.packets) == 1  # only the other team's packet remains
+    refused(deal, "meld 3H 4H 5H", "R22")  # emptying by melding is never a closure, and no packet is for them
+    play(deal, "discard 5H")
+    assert deal.reserves[0] == Reserve(0, True) and deal.packets_left == deal.packets[:1]
 
 
 # ------------------------------------------------------------- R21, R22

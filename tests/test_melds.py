@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from biriba.cards import JOKER, counts_of, parse_card, parse_cards
@@ -20,6 +20,7 @@ from biriba.melds import (
     meld_state,
     meld_value,
     parse_meld,
+    parse_placed,
     resolve_add,
     resolve_meld,
 )
@@ -33,20 +34,12 @@ def meld(text: str) -> RunMeld | SetMeld:
 
 def make(text: str) -> str:
     """Meld the cards as typed (slots allowed) and return the canonical meld."""
-    cards, slots = [], []
-    for token in text.split():
-        card, _, slot = token.partition("=")
-        cards.append(parse_card(card))
-        slots.append(parse_card(slot) if slot else -1)
+    cards, slots = parse_placed(text.split())
     return resolve_meld(cards, slots, CLASSIC).text()
 
 
 def add(table: str, text: str, end: str | None = None) -> str:
-    cards, slots = [], []
-    for token in text.split():
-        card, _, slot = token.partition("=")
-        cards.append(parse_card(card))
-        slots.append(parse_card(slot) if slot else -1)
+    cards, slots = parse_placed(text.split())
     return resolve_add(meld(table), cards, slots, end, CLASSIC).meld.text()
 
 
@@ -298,8 +291,7 @@ def test_run_adds_match_the_reference(run: RunMeld, hand: list[int]) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(POOL + [parse_card("7H")] * 3), min_size=3, max_size=6))
 def test_new_melds_match_the_reference(hand: list[int]) -> None:
-    if any(hand.count(c) > (4 if c == JOKER else 2) for c in hand):
-        return
+    assume(all(hand.count(c) <= (4 if c == JOKER else 2) for c in hand))
     by_cards: dict[tuple[int, ...], set[RunMeld | SetMeld]] = {}
     for m in meld_options(counts_of(hand), CLASSIC):
         by_cards.setdefault(tuple(sorted(m.cards())), set()).add(m)

@@ -79,7 +79,7 @@ class GreedyBot:
         return after - before - 0.3 * sum(values[c] for c in view.discard)
 
     def _plan(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], steps: int = 5) -> float:
-        """Points of the best few melds in a row from ``counts`` (an estimate: R17 ignored)."""
+        """Points of the best few melds in a row from ``counts``, each one playable by R17/R18."""
         counts = counts[:]
         melds = list(melds)
         total = 0.0
@@ -88,11 +88,12 @@ class GreedyBot:
         for _ in range(steps):
             best: tuple[float, Action, Meld] | None = None
             size = sum(counts)
-            biriba = any(m.size >= rules.biriba_size for m in melds)
+            biribas = sum(m.size >= rules.biriba_size for m in melds)
             for action, old, new in _options(view, counts, melds):
                 left = size - len(action.cards)
-                if (left < 2 and not (biriba or new.size >= rules.biriba_size)) or (left == 0 and has_reserve):
-                    continue  # R17, R18, R22: this could not be played
+                after = biribas + (new.size >= rules.biriba_size and (old is None or old.size < rules.biriba_size))
+                if left < 2 and not _may_leave(left, after, has_reserve, rules):
+                    continue
                 gain = self._gain(view, old, new, action.cards, left)
                 if best is None or gain > best[0]:
                     best = (gain, action, new)
@@ -173,6 +174,13 @@ class GreedyBot:
             return keep + danger - dump, self.rng.random()
 
         return min(discards, key=cost)
+
+
+def _may_leave(left: int, biribas: int, has_reserve: bool, rules: Rules) -> bool:
+    """May a meld leave 0 or 1 card: a reserve pickup to come (R18, R19) or a closure (R22)?"""
+    if has_reserve:
+        return left == 1 and biribas >= rules.closure_biribas
+    return biribas >= rules.reserve_biribas
 
 
 def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:

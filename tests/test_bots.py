@@ -1,0 +1,78 @@
+"""Bots: they pick legal actions, see only views, are reproducible, and greedy plays well."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from biriba.bots import BOT_KINDS, make_bot
+from biriba.deal import Deal
+from biriba.records import position_from_json, position_to_json
+from biriba.simulate import play_deal, simulate
+
+
+def test_make_bot_knows_the_kinds() -> None:
+    assert set(BOT_KINDS) == {"random", "greedy"}
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        make_bot("clever")
+
+
+@pytest.mark.parametrize("kind", sorted(BOT_KINDS))
+def test_bots_are_reproducible_under_a_seed(kind: str) -> None:
+    def history(seed: str) -> list[tuple[int, str]]:
+        deal = Deal.shuffled(8, max_turns=300)
+        play_deal(deal, [make_bot(kind, f"{seed}/{s}") for s in range(4)])
+        return [(s, str(a)) for s, a in deal.history]
+
+    assert history("a") == history("a")
+    if kind == "random":
+        assert history("a") != history("b")
+
+
+def hide_and_shuffle(deal: Deal, seat: int, seed: int) -> Deal:
+    """The same deal as ``seat`` sees it, with every card it cannot see dealt differently."""
+    data = position_to_json(deal)
+    rng = random.Random(seed)
+    hidden = [c for s, hand in enumerate(data["hands"]) if s != seat for c in hand]
+    hidden += data["stock"] + [c for p in data["packets"] for c in p]
+    rng.shuffle(hidden)
+    for s, hand in enumerate(data["hands"]):
+        if s != seat:
+            data["hands"][s], hidden = hidden[: len(hand)], hidden[len(hand) :]
+    data["packets"] = [hidden[i * 11 : (i + 1) * 11] for i in range(len(data["packets"]))]
+    data["stock"] = hidden[len(data["packets"]) * 11 :]
+    return position_from_json(json.loads(json.dumps(data)))
+
+
+@pytest.mark.parametrize("kind", sorted(BOT_KINDS))
+def test_bots_never_cheat_their_choice_depends_only_on_the_view(kind: str) -> None:
+    rng = random.Random(2)
+    checked = 0
+    for game in range(6):
+        deal = Deal.shuffled(game, max_turns=300)
+        while not deal.is_over:
+            seat = deal.to_move
+            if rng.random() < 0.15:
+                other = hide_and_shuffle(deal, seat, game)
+                assert other.view_for(seat) == deal.view_for(seat)
+                assert other.hands != deal.hands or other.stock != deal.stock
+                mine = make_bot(kind, "x").choose(deal.view_for(seat), list(deal.legal_actions()))
+                theirs = make_bot(kind, "x").choose(other.view_for(seat), list(other.legal_actions()))
+                assert mine == theirs
+                checked += 1
+            deal.apply(make_bot("greedy", game).choose(deal.view_for(seat), list(deal.legal_actions())))
+    assert checked > 20
+
+
+def test_greedy_pairs_beat_random_pairs_by_more_than_300_points_a_deal() -> None:
+    stats = simulate(120, ["greedy", "random"], seed="margin").to_json()
+    assert stats["ended_by"]["capped"] == 0
+    assert stats["margin"]["teams"] == ["greedy", "random"]
+    assert stats["margin"]["points_per_deal"] > 300
+
+
+def test_greedy_self_play_finishes_its_deals() -> None:
+    stats = simulate(60, ["greedy"], seed="selfplay").to_json()
+    assert stats["ended_by"]["capped"] == 0 and stats["ended_by"]["closure"] > 40

@@ -1,0 +1,64 @@
+"""The rules configuration: presets, options as data, JSON, validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from biriba.errors import NotationError
+from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues, Rules, preset
+
+
+def test_classic_preset_holds_the_classic_numbers() -> None:
+    rules = preset("classic")
+    assert rules is CLASSIC and PRESETS["classic"] is CLASSIC
+    assert (rules.seats, rules.teams, rules.packets, rules.hand_size, rules.packet_size) == (
+        4,
+        ((0, 2), (1, 3)),
+        2,
+        11,
+        11,
+    )
+    assert rules.card_values == CardValues(joker=20, ace=15, two=10, high=10, low=5)
+    assert (rules.run_bonus, rules.set_bonus, rules.full_run_bonus) == (
+        Bonus(200, 100),
+        Bonus(300, 150),
+        Bonus(1000, 500),
+    )
+    assert (rules.target, rules.target_rule, rules.passes_to_end) == (5000, "exceed", 4)
+    assert (rules.reserve_biribas, rules.closure_biribas, rules.max_wilds) == (1, 1, 1)
+
+
+def test_rules_json_is_a_preset_name_or_an_object_of_options() -> None:
+    assert CLASSIC.to_json() == "classic"
+    assert Rules.from_json("classic") == CLASSIC
+    changed = CLASSIC.replace(target=3000)
+    assert changed.name == "classic*" and changed.target == 3000
+    data = changed.to_json()
+    assert isinstance(data, dict) and data["target"] == 3000
+    assert Rules.from_json(data) == changed
+    assert Rules.from_json({"target": 2000}).name == "classic*"
+
+
+def test_meld_bonus_table() -> None:
+    assert CLASSIC.meld_bonus(True, 6, True) == 0
+    assert CLASSIC.meld_bonus(True, 7, True) == 200 and CLASSIC.meld_bonus(True, 12, False) == 100
+    assert CLASSIC.meld_bonus(True, 13, True) == 1000 and CLASSIC.meld_bonus(True, 13, False) == 500
+    assert CLASSIC.meld_bonus(False, 8, True) == 300 and CLASSIC.meld_bonus(False, 7, False) == 150
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("nope", "unknown rules preset"),
+        ({"colour": "red"}, "unknown rule options"),
+        ({"card_values": {"joker": 20, "queen": 3}}, "bad rule options"),
+        ({"teams": [[0, 1], [1, 3]]}, "each of seats"),
+        ({"target_rule": "maybe"}, "target_rule"),
+        ({"max_wilds": 2}, "at most one wild"),
+        ({"hand_size": 30}, "the deal needs"),
+        (7, "preset name or an object"),
+    ],
+)
+def test_bad_rules_are_refused(data: object, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        Rules.from_json(data)  # type: ignore[arg-type]
