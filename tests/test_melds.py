@@ -224,6 +224,13 @@ def test_R13_decision_wild_end_of_a_thirteen_run_ace_slot_is_either_end() -> Non
     assert add(table, "7H", "low") == add(table, "7H", "high") == "JK=AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
 
 
+def test_refusals_cite_the_rule_that_decides() -> None:
+    refused("R9", add, "4H 5H 6H", "3H 2H=7H")  # with 3H the two can lie natural on rank 2
+    refused("R14", add, "5H JK=6H 7H", "2H")  # 2H could only be a second wild
+    refused("R14", add, "7S 7H 7D", "2C JK")  # two wilds at once
+    refused("R8", make, "KH AH 3H 2H=QH")  # K-A-2-3 wraps
+
+
 # --------------------------------------------------------- notation, values
 def test_meld_notation_round_trips() -> None:
     for text in ["3H 4H 5H JK=6H", "7S 7H 7H JK", "2C 3C 4C", "JK=QH KH AH", "4D 2S=5D 6D 7D"]:

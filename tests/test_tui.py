@@ -63,7 +63,7 @@ def test_illegal_actions_explain_the_rule_and_change_nothing(tmp_path: Path) -> 
     child.sendline("meld JK JK JK")
     child.expect(r"Not allowed: R\d+")
     child.sendline("frobnicate")
-    child.expect(r"Not allowed: unknown action 'frobnicate'")
+    child.expect(r"Not allowed: notation: unknown action .frobnicate.")
     child.sendline("help")
     child.expect("add 2 7S 8S")
     child.sendline("pile")

@@ -46,7 +46,14 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read one action; raises :class:`NotationError` if it is malformed."""
+        """Read one action; raises :class:`NotationError`, citing the notation, if it is malformed."""
+        try:
+            return cls._parse(text)
+        except NotationError as exc:
+            raise NotationError(f"notation: {exc}") from None
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
         words = text.split()
         if not words:
             raise NotationError(f"empty action; {USAGE}")

@@ -663,21 +663,29 @@ def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tup
         return "R8", f"a run holds at most {rules.max_wilds} wild besides a natural two"
     if len(cards) > 13:
         return "R8", "a run has at most 13 cards"
+    if 0 in ranks and 12 in ranks and (1 in ranks or 2 in ranks):
+        return "R8", "a run never wraps from K through A to 2"
     for card, slot in zip(cards, slots):
-        if slot >= 0 and card == two and slot != two and _two_could_be_natural(naturals):
+        if slot >= 0 and card == two and slot != two and _two_fits_natural((), [c for c in naturals if c != two]):
             return "R9", f"{card_name(two)} can be natural at rank 2 here, so it cannot stand for {card_name(slot)}"
         if slot >= 0 and (suit_of(slot) != suit or rank_of(slot) in ranks):
             return "R10", f"{card_name(card)} cannot stand for {card_name(slot)}: not a free rank of this run"
     if any(s >= 0 for s in slots):
         return "R10", "the named slot is neither a gap nor an end of the run"
-    if ranks.count(0) and 12 in ranks and 1 in ranks:
-        return "R8", "a run never wraps from K through A to 2"
     return "R8", "the ranks are not consecutive, even with the wild allowed"
 
 
-def _two_could_be_natural(naturals: list[int]) -> bool:
-    ranks = {rank_of(c) for c in naturals}
-    return 2 in ranks or 0 in ranks
+def _two_fits_natural(table: Sequence[int], hand: Sequence[int]) -> bool:
+    """Could the run's two lie natural on rank 2 next to these naturals (R9)?
+
+    ``table`` are positions already on the table; ``hand`` natural cards
+    from the hand, where an ace would sit low, next to the two.
+    """
+    positions = set(table) | {1 if rank_of(c) == 0 else rank_of(c) + 1 for c in hand}
+    if 2 in positions:
+        return False
+    positions.add(2)
+    return max(positions) - min(positions) + 1 == len(positions)
 
 
 def explain_add(
@@ -697,6 +705,8 @@ def explain_add(
             return IllegalActionError("R10", "a wild in a set takes no slot")
         if meld.wilds and wild_like:
             return IllegalActionError("R14", f"the set {target} already holds a wild")
+        if len(wild_like) > rules.max_wilds:
+            return IllegalActionError("R14", "never two wilds in a meld, not even for a moment")
         return IllegalActionError("R7", f"a set holds at most {rules.max_wilds} wild ({text})")
     assert isinstance(meld, RunMeld)
     suit, two = meld.suit, 4 + meld.suit
@@ -706,6 +716,9 @@ def explain_add(
     if len(hand_wilds) > rules.max_wilds:
         return IllegalActionError("R14", f"only {rules.max_wilds} wild may go onto a run")
     naturals = [c for c in cards if c not in hand_wilds]
+    table = range(meld.lo, meld.hi + 1)
+    if meld.wilds and two in naturals and not _two_fits_natural(table, [c for c in naturals if c != two]):
+        return IllegalActionError("R14", f"{card_name(two)} cannot be natural here, and {target} already holds a wild")
     wrong = [c for c in naturals if suit_of(c) != suit]
     if wrong:
         return IllegalActionError("R8", f"{card_name(wrong[0])} is not of the run's suit {SUITS[suit]} ({target})")
@@ -721,7 +734,7 @@ def explain_add(
     if meld.size + len(cards) > 13:
         return IllegalActionError("R8", f"the run {target} would pass 13 cards")
     for card, slot in zip(cards, slots):
-        if slot >= 0 and card == two and meld.lo == 3:
+        if slot >= 0 and card == two and _two_fits_natural(table, naturals):
             return IllegalActionError(
                 "R9", f"{card_name(two)} can be natural at rank 2 here, so it takes no other slot"
             )
