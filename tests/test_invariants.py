@@ -138,6 +138,8 @@ def run_deal(seed: int, style: str, heavy: bool) -> Deal:
     rng = random.Random(seed)
     deal = Deal.shuffled(seed, dealer=seed % 4, max_turns=250)
     while not deal.is_over:
+        if deal.turn % 10 == 0 and deal.phase == "draw":
+            check_views(deal)
         if heavy:
             check_candidates(deal, rng)
             check_views(deal)

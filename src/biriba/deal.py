@@ -304,18 +304,20 @@ class Deal:
 
     # -------------------------------------------------------- generation
     def _generate(self) -> Iterator[Action]:
-        if self.ended_by is not None:
-            return
+        if self.phase == PLAY_PHASE:
+            return self._play_actions()
         if self.phase == DRAW_PHASE:
-            stock_left = self.stock_pos < len(self.stock)
-            if stock_left:
-                yield DRAW
-            if self.discard and self._take_ok():
-                yield TAKE
-            if not stock_left:
-                yield PASS
-            return
-        yield from self._play_actions()
+            return iter(self._draw_actions())
+        return iter(())
+
+    def _draw_actions(self) -> list[Action]:
+        stock_left = self.stock_pos < len(self.stock)
+        actions = [DRAW] if stock_left else []
+        if self.discard and self._take_ok():
+            actions.append(TAKE)
+        if not stock_left:
+            actions.append(PASS)  # R23
+        return actions
 
     def _play_actions(self) -> Iterator[Action]:
         seat = self.to_move
@@ -664,8 +666,7 @@ class LegalActions:
         self.deal = deal
 
     def __iter__(self) -> Iterator[Action]:
-        deal = self.deal
-        return deal._play_actions() if deal.phase == PLAY_PHASE else deal._generate()
+        return self.deal._generate()
 
     def count(self) -> int:
         """How many there are.  (No ``__len__``: ``list()`` would call it and generate twice.)"""
