@@ -192,9 +192,13 @@ class Game:
 
     def describe(self, view: PlayerView, outcome: Outcome) -> None:
         """One log line for what happened, from the human's view and the outcome as they saw it."""
-        who = self.seat_name(outcome.seat)
+        you = outcome.seat == HUMAN
+
+        def verb(word: str) -> str:  # "You: take", "East: takes"
+            return word if you else {"pass": "passes"}.get(word, word + "s")
+
         action = outcome.action
-        line = Text(f"{who}: ")
+        line = Text(f"{self.seat_name(outcome.seat)}: ")
         if action.kind == "draw":
             if outcome.drawn >= 0:
                 line.append("draw ")
@@ -203,24 +207,24 @@ class Game:
                 line.append("draws from the stock")
         elif action.kind == "take":
             count = len(outcome.taken)
-            line.append(f"takes the discard pile ({count} card{'s' if count != 1 else ''}): ")
+            line.append(f"{verb('take')} the discard pile ({count} card{'s' if count != 1 else ''}): ")
             line.append_text(self.cards_text(outcome.taken))
         elif action.kind == "pass":
-            line.append("passes")
+            line.append(verb("pass"))
         elif action.kind == "discard":
-            line.append("discards ")
+            line.append(f"{verb('discard')} ")
             line.append_text(self.card_text(action.cards[0]))
         else:
             melds = view.melds[view.rules.team_of[outcome.seat]]
             index = len(melds) if action.kind == "meld" else action.meld + 1
-            line.append("melds " if action.kind == "meld" else f"adds to meld {index}: ")
+            line.append(f"{verb('meld')} " if action.kind == "meld" else f"{verb('add')} to meld {index}: ")
             line.append_text(self.cards_text(action.cards, action.slots))
             line.append(f"  ({describe_meld(melds[index - 1], view.rules)})", style="dim")
         if outcome.reserve:
             when = "plays on" if outcome.reserve == "meld" else "next turn"
-            line.append(f"; picks up a reserve packet ({when})", style="bold")
+            line.append(f"; {verb('pick')} up a reserve packet ({when})", style="bold")
         if outcome.ended == CLOSURE:
-            line.append("; goes out!", style="bold green")
+            line.append(f"; {'go' if you else 'goes'} out!", style="bold green")
         elif outcome.ended:
             line.append(f"; the deal ends ({outcome.ended})", style="bold")
         self.note(line)
@@ -317,13 +321,18 @@ class Game:
         header = Text(f"Deal {len(self.match.deals)}   ", style="bold")
         header.append_text(self.score_line())
         turn = Text(f"Turn {view.turn}: ")
-        turn.append(self.seat_name(view.to_move), style="bold")
-        turn.append(" to " + ("draw or take" if view.phase == DRAW_PHASE else "meld, add or discard"))
-        if view.took_single >= 0 and view.to_move == HUMAN:
+        if view.ended_by is not None:
+            turn.append(f"the deal is over ({view.ended_by})", style="bold")
+        else:
+            turn.append(self.seat_name(view.to_move), style="bold")
+            turn.append(" to " + ("draw or take" if view.phase == DRAW_PHASE else "meld, add or discard"))
+        if view.took_single >= 0 and view.my_turn:
             turn.append("  (you may not discard ", style="yellow")
             turn.append_text(self.card_text(view.took_single))
             turn.append(" this turn: R16)", style="yellow")
-        counts = "   ".join(f"{self.seat_name(s)}: {n} cards" for s, n in enumerate(view.hand_sizes) if s != HUMAN)
+        counts = "   ".join(
+            f"{self.seat_name(s)}: {n} card{'s' if n != 1 else ''}" for s, n in enumerate(view.hand_sizes) if s != HUMAN
+        )
         table_info = Text(f"Stock: {view.stock_count}   Packets left: {len(view.packet_sizes)}   ")
         table_info.append_text(self.pile_text(view.discard))
         teams = []
