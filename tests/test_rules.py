@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from biriba.errors import NotationError
+from biriba.melds import meld_bonus, parse_meld
 from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues, Rules, preset
 
 
@@ -25,7 +26,7 @@ def test_classic_preset_holds_the_classic_numbers() -> None:
         Bonus(1000, 500),
     )
     assert (rules.target, rules.target_rule, rules.passes_to_end) == (5000, "exceed", 4)
-    assert (rules.reserve_biribas, rules.closure_biribas, rules.max_wilds) == (1, 1, 1)
+    assert (rules.reserve_biribas, rules.closure_biribas, rules.max_wilds(10)) == (1, 1, 1)
 
 
 def test_rules_json_is_a_preset_name_or_an_object_of_options() -> None:
@@ -39,11 +40,15 @@ def test_rules_json_is_a_preset_name_or_an_object_of_options() -> None:
     assert Rules.from_json({"target": 2000}).name == "classic*"
 
 
-def test_meld_bonus_table() -> None:
-    assert CLASSIC.meld_bonus(True, 6, True) == 0
-    assert CLASSIC.meld_bonus(True, 7, True) == 200 and CLASSIC.meld_bonus(True, 12, False) == 100
-    assert CLASSIC.meld_bonus(True, 13, True) == 1000 and CLASSIC.meld_bonus(True, 13, False) == 500
-    assert CLASSIC.meld_bonus(False, 8, True) == 300 and CLASSIC.meld_bonus(False, 7, False) == 150
+def test_R26_meld_bonus_table() -> None:
+    def bonus(text: str) -> int:
+        return meld_bonus(parse_meld(text, CLASSIC), CLASSIC)
+
+    assert bonus("3H 4H 5H 6H 7H 8H") == 0
+    assert bonus("3H 4H 5H 6H 7H 8H 9H") == 200 and bonus("3H 4H 5H 6H 7H 8H 9H TH JH QH KH JK=AH") == 100
+    assert bonus("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH") == 1000
+    assert bonus("AH 2H 3H 4H 5H 6H JK=7H 8H 9H TH JH QH KH") == 500
+    assert bonus("9S 9S 9H 9H 9D 9D 9C 9C") == 300 and bonus("9S 9S 9H 9H 9D 9D JK") == 150
 
 
 @pytest.mark.parametrize(
@@ -52,9 +57,12 @@ def test_meld_bonus_table() -> None:
         ("nope", "unknown rules preset"),
         ({"colour": "red"}, "unknown rule options"),
         ({"card_values": {"joker": 20, "queen": 3}}, "bad rule options"),
-        ({"teams": [[0, 1], [1, 3]]}, "each of seats"),
+        ({"seats": 3}, "partnerships need 4 or 6 seats"),
+        ({"seats": 7, "partnerships": False}, "2 to 6 players"),
+        ({"trump": "hearts"}, "trump must be one of"),
         ({"target_rule": "maybe"}, "target_rule"),
-        ({"max_wilds": 2}, "at most one wild"),
+        ({"wild_limit": "two"}, "wild_limit must be one of"),
+        ({"meld_out": "yes"}, "true or false"),
         ({"hand_size": 30}, "the deal needs"),
         (7, "preset name or an object"),
     ],

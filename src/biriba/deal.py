@@ -18,9 +18,19 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import DRAW, PASS, TAKE, Action
-from .cards import KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck
+from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, suit_of
 from .errors import IllegalActionError, InvalidPositionError
-from .melds import NO_SLOTS, Meld, add_options, meld_placements, resolve_add, resolve_meld
+from .melds import (
+    NO_SLOTS,
+    Meld,
+    WildMeld,
+    add_options,
+    is_biriba,
+    meld_options,
+    meld_placements,
+    resolve_add,
+    resolve_meld,
+)
 from .rules import CLASSIC, Rules
 
 if TYPE_CHECKING:
@@ -31,9 +41,12 @@ DRAW_PHASE = "draw"
 PLAY_PHASE = "play"
 OVER = "over"
 
-#: Ways a deal ends: a closure (R22), four passes on an empty stock (R23),
-#: or a simulation's turn cap (R23: reported, never counted as finished).
-CLOSURE, PASSES, CAPPED = "closure", "passes", "capped"
+#: Ways a deal ends: a closure (R22), a round of passes on an empty stock (R23),
+#: the last stock card's turn (option ``stock_out="end"``), or a simulation's
+#: turn cap (R23: reported, never counted as finished).
+CLOSURE, PASSES, STOCK, CAPPED = "closure", "passes", "stock", "capped"
+#: Upcards that option ``upcard_redeal`` sends back into the stock: red threes (and wilds).
+RED_THREES = (9, 10)
 
 
 class Reserve(NamedTuple):
@@ -67,7 +80,12 @@ class Outcome(NamedTuple):
 def deal_order(
     rules: Rules, deck: Sequence[int], dealer: int
 ) -> tuple[list[list[int]], list[tuple[int, ...]], int, tuple[int, ...]]:
-    """Split a deck, listed top first, into hands, packets, upcard and stock (R4)."""
+    """Split a deck, listed top first, into hands, packets, upcard and stock (R4).
+
+    With ``upcard_redeal`` a wild or red-three upcard is shuffled back into the
+    stock and the next card turned, the shuffle seeded by the deck itself so
+    that the deal stays a function of the deck order.
+    """
     seats, size = rules.seats, rules.hand_size
     hands: list[list[int]] = [[] for _ in range(seats)]
     for i in range(seats * size):
@@ -78,7 +96,13 @@ def deal_order(
         packets.append(tuple(deck[at : at + rules.packet_size]))
         at += rules.packet_size
     upcard = deck[at]
-    return hands, packets, upcard, tuple(deck[at + 1 :])
+    stock = list(deck[at + 1 :])
+    if rules.upcard_redeal:
+        shuffle = random.Random(",".join(map(str, deck)))
+        while upcard in rules.wild_kinds or upcard in RED_THREES:
+            stock.insert(shuffle.randrange(len(stock) + 1), upcard)
+            upcard = stock.pop(0)
+    return hands, packets, upcard, tuple(stock)
 
 
 class Deal:
@@ -93,13 +117,17 @@ class Deal:
         "ended_by",
         "hands",
         "history",
+        "laid_whole",
+        "last_round",
         "match_scores",
         "max_turns",
         "melds",
+        "opening_value",
         "packets",
         "packets_taken",
         "passes",
         "phase",
+        "reserve_due",
         "reserves",
         "rules",
         "sizes",
@@ -107,7 +135,9 @@ class Deal:
         "stock_pos",
         "to_move",
         "took_single",
+        "trump",
         "turn",
+        "turn_melds",
     )
     rules: Rules
     dealer: int
@@ -132,6 +162,13 @@ class Deal:
     closer: int  # the seat that went out, else -1
     history: list[tuple[int, Action]]  # (seat, canonical action) in play order
     match_scores: tuple[int, ...]  # the match totals before this deal (for views)
+    # variant state (docs/presets): all public
+    trump: int  # the trump suit from the upcard (option trump), else -1
+    laid_whole: list[tuple[int, ...]]  # per team: melds laid down a biriba in one action
+    turn_melds: int  # melds the mover made this turn
+    opening_value: int  # card value melded this turn while the team opens (option opening_minimums)
+    reserve_due: bool  # the mover made the team's first biriba (option reserve_access)
+    last_round: bool  # the last stock card was drawn this turn (option stock_out="end")
 
     def __init__(
         self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
@@ -149,6 +186,8 @@ class Deal:
         self.packets = tuple(packets)
         self.deck = tuple(deck)
         self.max_turns = max_turns
+        if rules.trump == "upcard" and upcard != JOKER:
+            self.trump = suit_of(upcard)
 
     def _setup(
         self,
@@ -167,7 +206,7 @@ class Deal:
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
         self.melds = melds
-        self.biribas = [sum(m.size >= rules.biriba_size for m in team) for team in melds]  # biribas per team
+        self.biribas = [sum(is_biriba(m, rules) for m in team) for team in melds]
         self.discard = discard
         self.stock = stock
         self.stock_pos = 0
@@ -184,6 +223,12 @@ class Deal:
         self.closer = -1
         self.history = []
         self.match_scores = (0,) * teams
+        self.trump = -1
+        self.laid_whole = [() for _ in range(teams)]
+        self.turn_melds = 0
+        self.opening_value = 0
+        self.reserve_due = False
+        self.last_round = False
 
     @classmethod
     def from_position(
@@ -202,6 +247,12 @@ class Deal:
         passes: int = 0,
         turn: int = 1,
         match_scores: tuple[int, ...] | None = None,
+        trump: int = -1,
+        laid_whole: list[tuple[int, ...]] | None = None,
+        turn_melds: int = 0,
+        opening_value: int = 0,
+        reserve_due: bool = False,
+        last_round: bool = False,
     ) -> Deal:
         """A deal in progress from its parts (hands as count arrays); checks that all cards are there (R23a)."""
         deal = object.__new__(cls)
@@ -215,6 +266,13 @@ class Deal:
         deal.turn = turn
         if match_scores is not None:
             deal.match_scores = match_scores
+        deal.trump = trump
+        if laid_whole is not None:
+            deal.laid_whole = laid_whole
+        deal.turn_melds = turn_melds
+        deal.opening_value = opening_value
+        deal.reserve_due = reserve_due
+        deal.last_round = last_round
         deal.assert_consistent()
         return deal
 
@@ -258,6 +316,12 @@ class Deal:
         new.closer = self.closer
         new.history = self.history[:]
         new.match_scores = self.match_scores
+        new.trump = self.trump
+        new.laid_whole = self.laid_whole[:]
+        new.turn_melds = self.turn_melds
+        new.opening_value = self.opening_value
+        new.reserve_due = self.reserve_due
+        new.last_round = self.last_round
         return new
 
     # ------------------------------------------------------------ queries
@@ -311,93 +375,151 @@ class Deal:
         return iter(())
 
     def _draw_actions(self) -> list[Action]:
-        stock_left = self.stock_pos < len(self.stock)
-        actions = [DRAW] if stock_left else []
-        if self.discard and self._take_ok():
-            actions.append(TAKE)
-        if not stock_left:
-            actions.append(PASS)  # R23
-        return actions
+        if self.stock_pos < len(self.stock):
+            return [DRAW, TAKE] if self.discard and self._take_ok() else [DRAW]
+        if self.discard and self._take_ok():  # R23: the stock is empty
+            return [TAKE] if self.rules.stock_out == "take-if-able" else [TAKE, PASS]
+        return [PASS]
 
-    def _play_actions(self) -> Iterator[Action]:
+    def _play_actions(self, opening_check: bool = True) -> Iterator[Action]:
         seat = self.to_move
         counts = self.hands[seat]
         size = self.sizes[seat]
         rules = self.rules
         team = rules.team_of[seat]
-        biriba_size = rules.biriba_size
-        biribas = self.biribas[team]
         took = self.took_single
+        wilds_ok = self._wilds_ok(team)
+        opening = opening_check and self._opening_minimum(team) > 0
         new = tuple.__new__
-        for cards, slots in meld_placements(counts, rules):
-            n = len(cards)
+        for cards, slots in meld_placements(counts, rules, wilds_ok):
             action = new(Action, ("meld", cards, slots, -1, None))
-            if (size - n >= 2 and took < 0) or self._rest_ok(action, biribas + (n >= biriba_size)):
+            if ((size - len(cards) >= 2 and took < 0) or self._rest_ok(action)) and (
+                not opening or self._opening_ok(action)
+            ):
                 yield action
         for index, meld in enumerate(self.melds[team]):
-            made = meld.size < biriba_size  # an add that reaches biriba size makes one more biriba
-            for option in add_options(meld, counts, rules):
+            for option in add_options(meld, counts, rules, wilds_ok):
                 action = new(Action, ("add", option.cards, option.slots, index, option.end))
-                if (size - len(option.cards) >= 2 and took < 0) or self._rest_ok(
-                    action, biribas + (made and option.meld.size >= biriba_size)
+                if ((size - len(option.cards) >= 2 and took < 0) or self._rest_ok(action)) and (
+                    not opening or self._opening_ok(action)
                 ):
                     yield action
-        if size >= 2 or self._may_empty_by_discard(team, biribas):
+        if size >= 2 or self._may_empty_by_discard(team):
+            if opening and 0 < self.opening_value < self._opening_minimum(team):
+                return  # the first melding is not yet worth its minimum (option opening_minimums)
             for code in range(KINDS):
                 if counts[code] and code != took:
                     yield new(Action, ("discard", (code,), NO_SLOTS[1], -1, None))
 
+    def _wilds_ok(self, team: int) -> bool:
+        """Seed 002's three-handed game: no wilds elsewhere while a wild-card meld is unfinished."""
+        if not self.rules.wild_melds:
+            return True
+        size = self.rules.biriba_size
+        return not any(isinstance(m, WildMeld) and m.size < size for m in self.melds[team])
+
     def _take_ok(self) -> bool:
-        """R16/R30: taking is refused when no legal way to finish the turn would remain."""
+        """May the mover take the pile: R16/R30, and option ``take_rule``."""
+        seat = self.to_move
+        if self.rules.take_rule == "top-card" and not self._top_card_fits(seat):
+            return False
         if len(self.discard) != 1:
             return True
         top = self.discard[0]
-        seat = self.to_move
         if self.sizes[seat] > self.hands[seat][top]:
             return True  # a card other than the taken one stays discardable
         trial = self.clone()
         trial._do_take(seat)
         return trial._has_play_action()
 
+    def _top_card_fits(self, seat: int) -> bool:
+        """Seed 004: the top card extends a team meld or makes a meld with two naturals of the hand."""
+        rules = self.rules
+        top = self.discard[-1]
+        alone = [0] * KINDS
+        alone[top] = 1
+        team = rules.team_of[seat]
+        if any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
+            return True
+        hand = self.hands[seat]
+        naturals = [0 if c in rules.wild_kinds else n for c, n in enumerate(hand)]
+        naturals[top] += 1
+        return any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules, wilds_ok=False))
+
     def _has_play_action(self) -> bool:
         return next(iter(self._play_actions()), None) is not None
 
-    def _may_empty_by_discard(self, team: int, biribas: int) -> bool:
-        """May the mover's last card go to the pile: a closure (R22) or a reserve pickup (R19)?"""
-        if self.reserves[team] is not None:
-            return biribas >= self.rules.closure_biribas
-        return biribas >= self.rules.reserve_biribas and self.packets_taken < len(self.packets)
-
-    def _may_empty_by_meld(self, team: int, biribas: int) -> bool:
-        """May a meld or add empty the hand, to pick up the reserve and play on (R18)?"""
-        if self.reserves[team] is not None:
+    def _can_close(self, team: int) -> bool:
+        """R22 and its options: a biriba (or more), the reserve taken, perhaps a run and a set."""
+        rules = self.rules
+        if self.reserves[team] is None or self.biribas[team] < rules.closure_biribas:
             return False
-        return biribas >= self.rules.reserve_biribas and self.packets_taken < len(self.packets)
+        if rules.closure_run_and_set:
+            kinds = {m.kind for m in self.melds[team]}
+            return "run" in kinds and "set" in kinds
+        return True
 
-    def _rest_ok(self, action: Action, biribas: int) -> bool:
-        """R17/R18/R21/R30: may this meld or add leave the mover with the cards it leaves?
+    def _can_pick_up(self, team: int) -> bool:
+        """R18/R19: may a hand that empties take the team's reserve?"""
+        rules = self.rules
+        return (
+            rules.reserve_access == "empty-hand"
+            and self.reserves[team] is None
+            and self.biribas[team] >= rules.reserve_biribas
+            and self.packets_taken < len(self.packets)
+        )
 
-        ``biribas`` is the team's count of biribas after the action.
-        """
+    def _may_empty_by_discard(self, team: int) -> bool:
+        """May the mover's last card go to the pile: a closure (R22) or a reserve pickup (R19)?"""
+        return self._can_close(team) or self._can_pick_up(team)
+
+    def _may_empty_by_meld(self, team: int) -> bool:
+        """May a meld or add empty the hand: a reserve pickup (R18), or going out (option meld_out)?"""
+        return self._can_pick_up(team) or (self.rules.meld_out and self._can_close(team))
+
+    def _rest_ok(self, action: Action) -> bool:
+        """R17/R18/R21/R30: may this meld or add leave the mover with the cards it leaves?"""
         seat = self.to_move
         team = self.rules.team_of[seat]
-        used = action.cards
-        k = self.sizes[seat] - len(used)
-        if k == 0:
-            return self._may_empty_by_meld(team, biribas)
+        k = self.sizes[seat] - len(action.cards)
         took = self.took_single
-        rest = self.hands[seat][:]
-        for c in used:
-            rest[c] -= 1
-        if k == 1:  # R17(a): the last card must be a legal final discard
-            if took >= 0 and rest[took]:
-                return False
-            return self._may_empty_by_discard(team, biribas)
-        if took < 0 or rest[took] < k:
-            return True
-        trial = self.clone()  # R30: every card left is barred by R16; can the turn still end?
+        if k >= 2 and (took < 0 or self.hands[seat][took] - action.cards.count(took) < k):
+            return True  # a card that may be discarded stays
+        trial = self.clone()  # judge on the table as the action leaves it
         trial._place(action)
-        return trial._has_play_action()
+        if k == 0:
+            return trial._may_empty_by_meld(team)
+        if k == 1:  # R17(a): the last card must be a legal final discard
+            return not (took >= 0 and trial.hands[seat][took]) and trial._may_empty_by_discard(team)
+        return trial._has_play_action()  # R30: every card left is barred by R16
+
+    def _opening_minimum(self, team: int) -> int:
+        """The minimum the team's first melding must reach, while it is being made (vulnerability)."""
+        if len(self.melds[team]) > self.turn_melds:
+            return 0  # the team opened on an earlier turn
+        return self.rules.opening_minimum(self.match_scores[team])
+
+    def _opening_ok(self, action: Action) -> bool:
+        """While opening, a meld must reach the minimum, or leave a way to reach it this turn."""
+        trial = self.clone()
+        trial._place(action)
+        need = self._opening_minimum(self.rules.team_of[self.to_move])
+        return trial.opening_value >= need or trial._opening_reachable(need)
+
+    def _opening_reachable(self, need: int) -> bool:
+        seat = self.to_move
+        values = self.rules.values
+        hand = cards_of(self.hands[seat])
+        if self.opening_value + sum(values[c] for c in hand) - min(values[c] for c in hand) < need:
+            return False  # even melding all but one card would not do
+        for action in self._play_actions(opening_check=False):
+            if action.kind == "discard":
+                continue
+            trial = self.clone()
+            trial._place(action)
+            if trial.sizes[seat] >= 1 and (trial.opening_value >= need or trial._opening_reachable(need)):
+                return True
+        return False
 
     # ------------------------------------------------------------ checking
     def check(self, action: Action) -> None:
@@ -443,74 +565,112 @@ class Deal:
             raise IllegalActionError("R22" if self.ended_by == CLOSURE else "R23", "the deal is over")
         kind = action.kind
         _check_shape(action)
+        seat = self.to_move
+        team = self.rules.team_of[seat]
         if kind in ("draw", "take", "pass"):
-            if self.phase != DRAW_PHASE:
-                raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
-            if kind == "draw" and not self.stock_count:
-                raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
-            if kind == "pass" and self.stock_count:
-                raise IllegalActionError("R23", "pass only when the stock is empty; draw or take")
-            if kind == "take":
-                if not self.discard:
-                    raise IllegalActionError("R15", "the discard pile is empty")
-                if not self._take_ok():
-                    raise IllegalActionError(
-                        "R30",
-                        f"after taking the single {card_name(self.discard[0])} you could not finish the turn"
-                        " (R16 bars discarding it)",
-                    )
+            self._check_draw(kind)
             return action, None
         if self.phase != PLAY_PHASE:
             raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
-        counts = self.hands[self.to_move]
+        counts = self.hands[seat]
         need = counts_of(action.cards)
         for code in set(action.cards):
             if need[code] > counts[code]:
                 raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
-        team = self.rules.team_of[self.to_move]
         if kind == "discard":
             self._check_discard(action.cards[0], team)
             return action, None
         canonical, meld = self._resolve(action)
         assert meld is not None
-        biribas = self.biribas[team]
-        size = self.rules.biriba_size
-        if meld.size >= size and (kind == "meld" or self.melds[team][action.meld].size < size):
-            biribas += 1
-        if not self._rest_ok(canonical, biribas):
-            self._refuse_rest(canonical, biribas)
+        if (
+            not self._wilds_ok(team)
+            and any(c in self.rules.wild_kinds for c in action.cards)
+            and not (isinstance(meld, WildMeld))
+        ):
+            raise IllegalActionError("wild_melds", "finish your wild-card meld before using wilds elsewhere")
+        if not self._rest_ok(canonical):
+            self._refuse_rest(canonical)
+        minimum = self._opening_minimum(team)
+        if minimum and not self._opening_ok(canonical):
+            raise IllegalActionError(
+                "opening_minimums",
+                f"your team's first melding must be worth {minimum} points, and these cards cannot reach it this turn",
+            )
         return canonical, meld
+
+    def _check_draw(self, kind: str) -> None:
+        if self.phase != DRAW_PHASE:
+            raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
+        if kind == "draw" and not self.stock_count:
+            raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
+        if kind == "pass":
+            if self.stock_count:
+                raise IllegalActionError("R23", "pass only when the stock is empty; draw or take")
+            if self.rules.stock_out == "take-if-able" and self.discard and self._take_ok():
+                raise IllegalActionError("stock_out", "with the stock empty, take the discard pile while you can")
+        if kind == "take":
+            if not self.discard:
+                raise IllegalActionError("R15", "the discard pile is empty")
+            if self.rules.take_rule == "top-card" and not self._top_card_fits(self.to_move):
+                raise IllegalActionError(
+                    "take_rule",
+                    "take the pile only if its top card extends your team's meld or melds with two naturals",
+                )
+            if not self._take_ok():
+                raise IllegalActionError(
+                    "R30",
+                    f"after taking the single {card_name(self.discard[0])} you could not finish the turn"
+                    " (R16 bars discarding it)",
+                )
 
     def _check_discard(self, card: int, team: int) -> None:
         if card == self.took_single:
             raise IllegalActionError(
                 "R16", f"you took the single card {NAMES[card]} from the pile: it and its copy stay in hand this turn"
             )
-        if self.sizes[self.to_move] > 1 or self._may_empty_by_discard(team, self.biribas[team]):
+        minimum = self._opening_minimum(team)
+        if minimum and 0 < self.opening_value < minimum:
+            raise IllegalActionError(
+                "opening_minimums", f"your team's first melding is worth {self.opening_value}; it needs {minimum}"
+            )
+        if self.sizes[self.to_move] > 1 or self._may_empty_by_discard(team):
             return
-        if self.reserves[team] is not None:
-            need = self.rules.closure_biribas
-            raise IllegalActionError("R22", f"going out needs {_biribas(need)} on your team's table")
-        if self.biribas[team] < self.rules.reserve_biribas:
-            need = self.rules.reserve_biribas
-            raise IllegalActionError("R21", f"your hand may empty only when your team has {_biribas(need)} (7+ cards)")
-        raise IllegalActionError("R20", "no reserve packet is left for your team")
+        self._refuse_emptying(team)
 
-    def _refuse_rest(self, action: Action, biribas: int) -> None:
-        """Say which of R17, R18, R20, R22, R30 a meld or add breaks by what it leaves in hand."""
-        seat = self.to_move
-        k = self.sizes[seat] - len(action.cards)
-        if k == 0:
-            if self.reserves[self.rules.team_of[seat]] is not None:
+    def _refuse_emptying(self, team: int, by_meld: bool = False) -> None:
+        """Say why the mover's hand may not empty now (R18..R22 and their options)."""
+        rules = self.rules
+        if self.reserves[team] is not None:
+            if by_meld and not rules.meld_out:
                 raise IllegalActionError(
                     "R22", "with your team's reserve taken, go out by discarding, never by melding"
                 )
-            if biribas < self.rules.reserve_biribas:
-                raise IllegalActionError("R18", "melding your last card needs a biriba on your team's table (R21)")
-            raise IllegalActionError("R20", "no reserve packet is left for your team")
+            if self.biribas[team] < rules.closure_biribas:
+                raise IllegalActionError(
+                    "R22", f"going out needs {_biribas(rules.closure_biribas)} on your team's table"
+                )
+            raise IllegalActionError("closure_run_and_set", "going out also needs a run and a set on your team's table")
+        if rules.reserve_access == "first-biriba":
+            raise IllegalActionError(
+                "reserve_access", "your reserve comes with your team's first biriba; until you have it, keep a card"
+            )
+        if self.biribas[team] < rules.reserve_biribas:
+            need = _biribas(rules.reserve_biribas)
+            raise IllegalActionError("R18" if by_meld else "R21", f"your hand may empty only when your team has {need}")
+        raise IllegalActionError("R20", "no reserve packet is left for your team")
+
+    def _refuse_rest(self, action: Action) -> None:
+        """Say which of R17..R22, R30 a meld or add breaks by what it leaves in hand."""
+        seat = self.to_move
+        team = self.rules.team_of[seat]
+        k = self.sizes[seat] - len(action.cards)
+        trial = self.clone()
+        trial._place(action)
+        if k == 0:
+            trial._refuse_emptying(team, by_meld=True)
         if k == 1:
             took = self.took_single
-            if took >= 0 and self.hands[seat][took] > action.cards.count(took):
+            if took >= 0 and trial.hands[seat][took]:
                 raise IllegalActionError("R17", f"your last card would be the single {card_name(took)} you took (R16)")
             raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
         raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
@@ -535,11 +695,14 @@ class Deal:
             self.hands[seat][card] += 1
             self.sizes[seat] += 1
             self.phase = PLAY_PHASE
+            if self.stock_pos == len(self.stock) and self.rules.stock_out == "end":
+                self.last_round = True  # the deal ends with this turn (seeds 001, 002)
             return Outcome(seat, action, drawn=card)
         if kind == "take":
             self._start_turn(seat)
             taken = self._do_take(seat)
             return Outcome(seat, action, taken=taken)
+        team = self.rules.team_of[seat]
         if kind == "pass":
             self._start_turn(seat)
             self.passes += 1
@@ -552,24 +715,35 @@ class Deal:
             self.hands[seat][card] -= 1
             self.sizes[seat] -= 1
             self.discard.append(card)
-            if self.sizes[seat]:
-                return Outcome(seat, action, ended=self._next_turn())
-            if self.reserves[self.rules.team_of[seat]] is not None:  # R22
-                self.closer = seat
-                self._end(CLOSURE)
-                return Outcome(seat, action, ended=CLOSURE)
-            packet = self._pick_up_reserve(seat, active=False)  # R19
-            return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
+            if not self.sizes[seat]:
+                if self._can_close(team):  # R22
+                    return self._close(seat, action)
+                packet = self._pick_up_reserve(seat, active=False)  # R19
+                return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
+            if self.reserve_due:  # option reserve_access: the first biriba's reserve, at the end of the turn
+                packet = self._pick_up_reserve(seat, active=False)
+                return Outcome(seat, action, reserve="biriba", packet=packet, ended=self._next_turn())
+            return Outcome(seat, action, ended=self._next_turn())
         self._place(action, new_meld)
-        if self.sizes[seat] == 0:  # R18: pick up the reserve and play on
-            packet = self._pick_up_reserve(seat, active=True)
-            return Outcome(seat, action, reserve="meld", packet=packet)
+        if self.sizes[seat] == 0:
+            if self._can_pick_up(team):  # R18: pick up the reserve and play on
+                packet = self._pick_up_reserve(seat, active=True)
+                return Outcome(seat, action, reserve="meld", packet=packet)
+            return self._close(seat, action)  # option meld_out
         return Outcome(seat, action)
+
+    def _close(self, seat: int, action: Action) -> Outcome:
+        self.closer = seat
+        self._end(CLOSURE)
+        return Outcome(seat, action, ended=CLOSURE)
 
     def _place(self, action: Action, meld: Meld | None = None) -> None:
         """Move a meld's or an add's cards from the mover's hand to the team's table."""
         seat = self.to_move
-        team = self.rules.team_of[seat]
+        rules = self.rules
+        team = rules.team_of[seat]
+        melds = self.melds[team]
+        opening = len(melds) == self.turn_melds  # every team meld is this turn's
         hand = self.hands[seat]
         for c in action.cards:
             hand[c] -= 1
@@ -577,17 +751,32 @@ class Deal:
         if meld is None:
             meld = self._resolve(action)[1]
             assert meld is not None
-        size = self.rules.biriba_size
-        melds = self.melds[team]
+        before = self.biribas[team]
         if action.kind == "meld":
             melds.append(meld)
-            self.biribas[team] += meld.size >= size
+            self.turn_melds += 1
+            if is_biriba(meld, rules):
+                self.biribas[team] += 1
+                self.laid_whole[team] += (len(melds) - 1,)
         else:
-            self.biribas[team] += melds[action.meld].size < size <= meld.size
+            self.biribas[team] += is_biriba(meld, rules) - is_biriba(melds[action.meld], rules)
             melds[action.meld] = meld
+        if opening:
+            self.opening_value += sum(rules.values[c] for c in action.cards)
+        if (
+            rules.reserve_access == "first-biriba"
+            and not before
+            and self.biribas[team]
+            and self.reserves[team] is None
+            and self.packets_taken < len(self.packets)
+        ):
+            self.reserve_due = True
 
     def _start_turn(self, seat: int) -> None:
         """R19: the first action of the owner's next turn activates an inactive reserve."""
+        self.turn_melds = 0
+        self.opening_value = 0
+        self.reserve_due = False
         team = self.rules.team_of[seat]
         reserve = self.reserves[team]
         if reserve is not None and not reserve.active and reserve.seat == seat:
@@ -613,9 +802,13 @@ class Deal:
             hand[c] += 1
         self.sizes[seat] += len(packet)
         self.reserves[self.rules.team_of[seat]] = Reserve(seat, active)
+        self.reserve_due = False
         return packet
 
     def _next_turn(self) -> str | None:
+        if self.last_round:
+            self._end(STOCK)
+            return STOCK
         if self.max_turns is not None and self.turn >= self.max_turns:
             self._end(CAPPED)
             return CAPPED

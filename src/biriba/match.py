@@ -50,12 +50,18 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.winners is not None
+
+    @property
+    def winners(self) -> tuple[int, ...] | None:
+        """The winning team (or teams sharing a tie, option target_tie) once the match is over (R29)."""
+        return self.rules.winners(self.totals) if self.current is None and self.deals else None
 
     @property
     def winner(self) -> int | None:
-        """The winning team once the match is over (R29), else ``None``."""
-        return self.rules.winner(self.totals) if self.current is None and self.deals else None
+        """The single winning team once the match is over, else ``None``."""
+        top = self.winners
+        return top[0] if top is not None and len(top) == 1 else None
 
     def new_deal(self) -> Deal:
         """Deal the next hand: the dealer moves one seat on each deal (R3)."""
@@ -64,7 +70,8 @@ class Match:
         if self.is_over:
             raise RuntimeError("the match is over")
         number = len(self.deals)
-        dealer = (self.deals[-1].dealer + 1) % self.rules.seats if self.deals else self.first_dealer
+        step = self.rules.dealer_step
+        dealer = (self.deals[-1].dealer + step) % self.rules.seats if self.deals else self.first_dealer
         deal = Deal.shuffled(random.Random(f"{self.seed}/{number}"), dealer, self.rules, self.max_turns)
         deal.match_scores = tuple(self.totals)
         self.deals.append(deal)
@@ -73,8 +80,9 @@ class Match:
     def to_record(self) -> dict[str, Any]:
         data = record_to_json(self.rules, self.players, self.deals, seed=self.seed)
         data["totals"] = list(self.totals)
-        if self.is_over:
+        if self.winners is not None:
             data["winner"] = self.winner
+            data["winners"] = list(self.winners)
         return data
 
     @classmethod

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 from typing import NamedTuple
 
 from .cards import JOKER, NAMES, RANKS, SUITS, card_name, counts_of, format_cards, is_two, parse_card, rank_of, suit_of
@@ -33,8 +33,9 @@ POS_CODE: tuple[tuple[int, ...], ...] = tuple(
 )
 #: ``RUN_CODES[suit]``: the natural cards of positions 1..14.
 RUN_CODES: tuple[tuple[int, ...], ...] = tuple(POS_CODE[s][1:15] for s in range(4))
-#: Natural ranks that may form a set: every rank but the two (R7).
-SET_RANKS = (0, *tuple(range(2, 13)))
+#: Natural ranks that may form a set: every rank but the two (R7), unless twos are not wild.
+SET_RANKS = (0, *range(2, 13))
+ALL_RANKS = tuple(range(13))
 NO_SLOT = -1
 
 
@@ -47,8 +48,8 @@ class RunMeld(NamedTuple):
     wilds: tuple[tuple[int, int], ...] = ()
 
     @property
-    def is_run(self) -> bool:
-        return True
+    def kind(self) -> str:
+        return "run"
 
     @property
     def size(self) -> int:
@@ -86,8 +87,8 @@ class SetMeld(NamedTuple):
     wilds: tuple[int, ...] = ()
 
     @property
-    def is_run(self) -> bool:
-        return False
+    def kind(self) -> str:
+        return "set"
 
     @property
     def size(self) -> int:
@@ -108,7 +109,34 @@ class SetMeld(NamedTuple):
         return format_cards(self.cards())
 
 
-Meld = RunMeld | SetMeld
+class WildMeld(NamedTuple):
+    """A meld of wilds only: the wild-card biriba of seed 002's three-handed game."""
+
+    wilds: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        return "wild"
+
+    @property
+    def size(self) -> int:
+        return len(self.wilds)
+
+    @property
+    def clean(self) -> bool:
+        return True
+
+    def cards(self) -> tuple[int, ...]:
+        return self.wilds
+
+    def slots(self) -> tuple[int, ...]:
+        return (NO_SLOT,) * len(self.wilds)
+
+    def text(self) -> str:
+        return format_cards(self.wilds)
+
+
+Meld = RunMeld | SetMeld | WildMeld
 
 
 class AddOption(NamedTuple):
@@ -150,12 +178,46 @@ def meld_value(meld: Meld, values: Sequence[int]) -> int:
     return sum(values[c] for c in meld.cards())
 
 
+def is_biriba(meld: Meld, rules: Rules) -> bool:
+    """Does this meld count as a biriba, for the reserve, the closure and the bonus (R11)?"""
+    if meld.size < rules.biriba_size:
+        return False
+    if isinstance(meld, SetMeld):
+        return rules.set_biribas == "all" or (rules.set_biribas == "aces" and meld.rank == 0)
+    return True
+
+
+def meld_bonus(meld: Meld, rules: Rules, trump: int = -1, in_hand: bool = False) -> int:
+    """The bonus of one meld by its final state (R26); ``trump`` is the trump suit or -1.
+
+    ``in_hand``: the meld was laid down a biriba in one action (seed 002's
+    three-handed table pays more for that).
+    """
+    if not is_biriba(meld, rules):
+        return 0
+    if isinstance(meld, WildMeld):
+        return rules.wild_meld_bonus.of(True, in_hand)
+    if isinstance(meld, SetMeld):
+        bonus = rules.ace_set_bonus if rules.ace_set_bonus and meld.rank == 0 else rules.set_bonus
+        return bonus.of(meld.clean, in_hand)
+    trumps = meld.suit == trump
+    if meld.size == 13:
+        bonus = rules.trump_full_run_bonus if trumps and rules.trump_full_run_bonus else rules.full_run_bonus
+    elif rules.long_run_bonus is not None and meld.size >= rules.long_run_size:
+        bonus = rules.long_run_bonus
+    else:
+        bonus = rules.trump_run_bonus if trumps and rules.trump_run_bonus else rules.run_bonus
+    return bonus.of(meld.clean, in_hand)
+
+
 def meld_state(meld: Meld, rules: Rules) -> str:
     """A short description for players: ``run``, ``clean biriba``, ``dirty 13-run``..."""
-    if meld.size < rules.biriba_size:
-        return "run" if meld.is_run else "set"
+    if not is_biriba(meld, rules):
+        return meld.kind
+    if meld.kind == "wild":
+        return "wild-card biriba"
     kind = "clean" if meld.clean else "dirty"
-    if meld.is_run and meld.size == 13:
+    if meld.kind == "run" and meld.size == 13:
         return f"{kind} 13-run"
     return f"{kind} biriba"
 
@@ -172,7 +234,12 @@ def parse_meld(tokens: Sequence[str] | str, rules: Rules) -> Meld:
     cards, slots = parse_placed(tokens)
     where = " ".join(tokens)
     errors: list[str] = []
-    naturals = [c for c, s in zip(cards, slots) if s < 0 and c != JOKER and not is_two(c)]
+    wild_kinds = rules.wild_kinds
+    naturals = [c for c, s in zip(cards, slots) if s < 0 and c not in wild_kinds]
+    if rules.wild_melds and not naturals and not any(s >= 0 for s in slots):
+        if len(cards) < rules.min_meld:
+            raise NotationError(f"{where!r} is not a meld: a meld has at least {rules.min_meld} cards")
+        return WildMeld(tuple(sorted(cards)))
     if not any(s >= 0 for s in slots) and naturals and len({rank_of(c) for c in naturals}) == 1:
         try:
             return _table_set(cards, rules)
@@ -186,12 +253,14 @@ def parse_meld(tokens: Sequence[str] | str, rules: Rules) -> Meld:
 
 
 def _table_set(cards: list[int], rules: Rules) -> SetMeld:
-    naturals = tuple(sorted(c for c in cards if c != JOKER and not is_two(c)))
-    wilds = tuple(sorted(c for c in cards if c == JOKER or is_two(c)))
-    if any(c not in rules.wild_kinds for c in wilds):
-        raise NotationError("twos are not wild under these rules (R6)")
-    if len(wilds) > rules.max_wilds:
-        raise NotationError(f"a set holds at most {rules.max_wilds} wild (R7)")
+    naturals = tuple(sorted(c for c in cards if c not in rules.wild_kinds))
+    wilds = tuple(sorted(c for c in cards if c in rules.wild_kinds))
+    if rank_of(naturals[0]) == 1 and rules.twos_wild:
+        raise NotationError("there is no set of twos while twos are wild (R7)")
+    if len(wilds) > rules.max_wilds(len(naturals)):
+        raise NotationError(
+            f"a set of {len(naturals)} naturals holds at most {rules.max_wilds(len(naturals))} wild (R7)"
+        )
     if len(cards) < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R7)")
     return SetMeld(rank_of(naturals[0]), naturals, wilds)
@@ -210,7 +279,7 @@ def _table_run(cards: list[int], slots: list[int], rules: Rules) -> RunMeld:
             fixed.append((rank_of(slot), card))
         elif slot >= 0:  # "2H=2H": the run's own two at rank 2 is natural
             fixed.append((rank_of(card), -1))
-        elif card == JOKER or (is_two(card) and suit_of(card) != suit):
+        elif card in rules.wild_kinds and (card == JOKER or suit_of(card) != suit):
             loose.append(card)
         else:
             fixed.append((rank_of(card), -1))
@@ -244,8 +313,9 @@ def _table_run(cards: list[int], slots: list[int], rules: Rules) -> RunMeld:
         raise NotationError("the cards are not consecutive ranks of one suit (R8)")
     if any(c not in rules.wild_kinds for _, c in best.wilds):
         raise NotationError("twos are not wild under these rules (R6)")
-    if len(best.wilds) > rules.max_wilds:
-        raise NotationError(f"a run holds at most {rules.max_wilds} wild (R8)")
+    naturals = best.size - len(best.wilds)
+    if len(best.wilds) > rules.max_wilds(naturals):
+        raise NotationError(f"a run of {naturals} naturals holds at most {rules.max_wilds(naturals)} wild (R8)")
     if best.size < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R8)")
     return best
@@ -260,24 +330,40 @@ def _normalize(run: RunMeld) -> RunMeld:
 
 
 # ------------------------------------------------------------- new melds
-def meld_options(counts: Sequence[int], rules: Rules) -> Iterator[Meld]:
-    """Every distinct meld that the multiset ``counts`` can lay down (R6..R10)."""
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if rules.max_wilds else []
-    minimum = rules.min_meld
-    for suit in range(4):
-        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
-            yield RunMeld(suit, lo, hi, ((m, w),) if m else ())
-    for rank, naturals, w in _set_groups(counts, wild_avail, minimum):
-        yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
+def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:
+    """Every distinct meld that the multiset ``counts`` can lay down (R6..R10).
+
+    ``wilds_ok=False`` keeps wilds out of sets and runs (seed 002's three-handed
+    game, while a wild-card meld is unfinished).
+    """
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    if rules.wild_limit == "one":
+        minimum = rules.min_meld
+        for suit in range(4):
+            for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+                yield RunMeld(suit, lo, hi, ((m, w),) if m else ())
+        for rank, naturals, w in _set_groups(counts, wild_avail, minimum, _set_ranks(rules)):
+            yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
+    else:
+        yield from _general_melds(counts, rules, wild_avail)
+    if rules.wild_melds:
+        for wilds in _wild_multisets(counts, rules.wild_kinds, rules.min_meld):
+            yield WildMeld(wilds)
 
 
-def meld_placements(counts: Sequence[int], rules: Rules) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+def meld_placements(
+    counts: Sequence[int], rules: Rules, wilds_ok: bool = True
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The same melds as :func:`meld_options`, as the cards and slots of a ``meld`` action.
 
-    Built straight from the enumeration, without meld objects: listing legal
-    actions is the engine's hottest path.
+    Built straight from the enumeration, without meld objects, in the common
+    one-wild case: listing legal actions is the engine's hottest path.
     """
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if rules.max_wilds else []
+    if rules.wild_limit != "one" or rules.wild_melds:
+        for meld in meld_options(counts, rules, wilds_ok):
+            yield meld.cards(), meld.slots()
+        return
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
     minimum = rules.min_meld
     for suit in range(4):
         codes = RUN_CODES[suit]
@@ -288,11 +374,16 @@ def meld_placements(counts: Sequence[int], rules: Rules) -> Iterator[tuple[tuple
                 yield tuple(cards), _one_slot(hi - lo + 1, m - lo, codes[m - 1])
             else:
                 yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
-    for _rank, naturals, w in _set_groups(counts, wild_avail, minimum):
+    for _rank, naturals, w in _set_groups(counts, wild_avail, minimum, _set_ranks(rules)):
         if w >= 0:
             yield (*naturals, w), NO_SLOTS[len(naturals) + 1]
         else:
             yield naturals, NO_SLOTS[len(naturals)]
+
+
+def _set_ranks(rules: Rules) -> tuple[int, ...]:
+    """Ranks that form sets: not the two while twos are wild (R7)."""
+    return SET_RANKS if rules.twos_wild else ALL_RANKS
 
 
 #: ``NO_SLOTS[n]``: the slots of ``n`` cards none of which is a run's wild.
@@ -365,11 +456,11 @@ def _wild_two_ok(
 
 
 def _set_groups(
-    counts: Sequence[int], wild_avail: list[int], minimum: int
+    counts: Sequence[int], wild_avail: list[int], minimum: int, ranks: Sequence[int]
 ) -> Iterator[tuple[int, tuple[int, ...], int]]:
     """Sets as ``(rank, naturals, w)``, ``w`` the wild or -1."""
     least = minimum - 1 if wild_avail else minimum
-    for rank in SET_RANKS:
+    for rank in ranks:
         base = rank * 4
         have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
         if sum(have) < least:
@@ -394,22 +485,32 @@ def _naturals_of(base: int, have: tuple[int, int, int, int]) -> tuple[tuple[int,
 
 
 # ------------------------------------------------------------------- adds
-def add_options(meld: Meld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[AddOption]:
     """Every distinct multiset of ``counts`` that can go onto ``meld`` in one add.
 
     Adding several cards is adding them one at a time in some order, each step
     obeying R13 and R14; the options are the distinct results, told apart by
     the cards, the slot of an added wild and the end a displaced wild takes.
+    ``wilds_ok=False`` keeps hand wilds off sets and runs (see :func:`meld_options`).
     """
-    if isinstance(meld, RunMeld):
-        return _run_adds(meld, counts, rules)
-    return _set_adds(meld, counts, rules)
+    if isinstance(meld, WildMeld):
+        for wilds in _wild_multisets(counts, rules.wild_kinds, 1):
+            yield AddOption(wilds, NO_SLOTS[len(wilds)], None, WildMeld(tuple(sorted(meld.wilds + wilds))))
+        return
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    if rules.wild_limit != "one":
+        yield from _general_adds(meld, counts, rules, wild_avail)
+    elif isinstance(meld, RunMeld):
+        yield from _run_adds(meld, counts, wild_avail)
+    else:
+        yield from _set_adds(meld, counts, wild_avail)
 
 
-def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:
     base = meld.rank * 4
     have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if len(meld.wilds) < rules.max_wilds else []
+    if meld.wilds:
+        wild_avail = []  # one wild per meld (R7, R14)
     if not any(have):
         if wild_avail:
             for w in wild_avail:
@@ -430,14 +531,15 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], rules: Rules) -> Iterator[Ad
             )
 
 
-def _run_adds(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+    """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
     if not (
         (lo > 1 and counts[codes[lo - 1]])
         or (hi < 14 and counts[codes[hi + 1]])
         or (wilds and counts[codes[wilds[0][0]]])
-        or (len(wilds) < rules.max_wilds and any(counts[w] for w in rules.wild_kinds))
+        or (not wilds and hand_wilds)
     ):
         return  # nothing in hand touches this run
     two = 4 + suit
@@ -447,7 +549,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[Add
     low_miss = _misses(low_cells, counts, codes)
     high_miss = _misses(high_cells, counts, codes)
     has_wild = len(wilds) > 0
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if len(wilds) < rules.max_wilds else []
+    wild_avail = [] if has_wild else hand_wilds
     wild_pos, wild_card = wilds[0] if has_wild else (0, -1)
     displace = has_wild and counts[codes[wild_pos]] > 0
     for a in range(len(low_cells) + 1):
@@ -486,11 +588,11 @@ def _run_adds(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[Add
                     end = "low" if f < wild_pos else "high"
                     moved: tuple[tuple[int, int], ...] = () if (wild_card == two and f == 2) else ((f, wild_card),)
                     yield _run_option(run, L, H, cells, f, -1, end, moved, displaced_at=wild_pos)
-    if displace and wild_card == two and wild_pos > 2 and lo >= 3 and rules.max_wilds:
-        yield from _adds_after_two_lands(run, counts, rules)
+    if displace and wild_card == two and wild_pos > 2 and lo >= 3 and hand_wilds:
+        yield from _adds_after_two_lands(run, counts, hand_wilds)
 
 
-def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], rules: Rules) -> Iterator[AddOption]:
+def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
     """Adds where the run's wild two lands on rank 2 and a hand wild then joins.
 
     Once the displaced two is natural (R9) the run holds no wild, so a wild
@@ -508,7 +610,7 @@ def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], rules: Rules) -> 
             return
     landed = RunMeld(suit, 2, hi)
     two = 4 + suit
-    for option in _run_adds(landed, rest, rules):
+    for option in _run_adds(landed, rest, [w for w in hand_wilds if rest[w]]):
         # a second two of the suit could have been the natural one (R9): that add is listed already
         if any(slot >= 0 and card != two for card, slot in zip(option.cards, option.slots)):
             placed = sorted([(c, NO_SLOT) for c in lifted] + list(zip(option.cards, option.slots)))
@@ -564,6 +666,186 @@ def _run_option(
 
 
 _tuple_new = tuple.__new__
+
+
+# ---------------------------------- several wilds per meld (seed 004's limit)
+def _wild_multisets(counts: Sequence[int], kinds: Sequence[int], least: int) -> Iterator[tuple[int, ...]]:
+    """Every multiset of the wild cards in ``counts`` with at least ``least`` cards (sorted)."""
+    have = [(w, counts[w]) for w in kinds if counts[w]]
+    for combo in product(*(range(n + 1) for _, n in have)):
+        if sum(combo) >= max(least, 1):
+            yield tuple(sorted(w for (w, _), k in zip(have, combo) for _ in range(k)))
+
+
+def _wild_rows(
+    cells: int, counts: Sequence[int], kinds: Sequence[int], spent: dict[int, int]
+) -> Iterator[tuple[int, ...]]:
+    """Every way to put one wild in each of ``cells`` positions (order matters), within ``counts``."""
+    if cells == 0:
+        yield ()
+        return
+    for w in kinds:
+        if counts[w] - spent.get(w, 0) > 0:
+            spent[w] = spent.get(w, 0) + 1
+            for rest in _wild_rows(cells - 1, counts, kinds, spent):
+                yield (w, *rest)
+            spent[w] -= 1
+
+
+def _fewest_wild_twos(found: list[tuple[Meld, tuple[int, ...], int]]) -> list[Meld]:
+    """R9 across whole actions: of the arrangements of one multiset of hand cards,
+    keep those that leave the fewest twos of the run's suit wild."""
+    best: dict[tuple[int, ...], int] = {}
+    for _meld, key, twos in found:
+        best[key] = min(twos, best.get(key, twos))
+    return [meld for meld, key, twos in found if twos == best[key]]
+
+
+def _general_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
+    """New sets and runs with up to one wild per two naturals."""
+    minimum = rules.min_meld
+    wild_total = sum(counts[w] for w in wild_avail)
+    runs: list[tuple[Meld, tuple[int, ...], int]] = []
+    for suit in range(4):
+        nat = [0, *(counts[c] for c in RUN_CODES[suit]), 0]
+        two = 4 + suit
+        for lo in range(1, 16 - minimum):
+            missing: list[int] = []
+            for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
+                if not nat[hi]:
+                    missing.append(hi)
+                    if len(missing) > wild_total:
+                        break
+                size = hi - lo + 1
+                if size < minimum or (lo == 2 and hi == 14):
+                    continue
+                present = [p for p in range(lo, hi + 1) if nat[p]]
+                for extra in range(0, wild_total - len(missing) + 1):
+                    n_wilds = len(missing) + extra
+                    if n_wilds > rules.max_wilds(size - n_wilds):
+                        break
+                    for chosen in combinations(present, extra):
+                        cells = sorted((*missing, *chosen))
+                        spent = {two: 1} if lo <= 2 <= hi and 2 not in cells else {}
+                        for row in _wild_rows(len(cells), counts, wild_avail, spent):
+                            if 2 in cells and row[cells.index(2)] == two:
+                                continue  # the run's own two on rank 2 is natural (R9)
+                            run = _normalize(RunMeld(suit, lo, hi, tuple(zip(cells, row))))
+                            runs.append((run, tuple(sorted(run.cards())), row.count(two)))
+    yield from _fewest_wild_twos(runs)
+    for rank in _set_ranks(rules):
+        base = rank * 4
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        if not any(have):
+            continue
+        for naturals in _naturals_of(base, have):
+            for wilds in ((), *_wild_multisets(counts, wild_avail, 1)):
+                if len(naturals) + len(wilds) >= minimum and len(wilds) <= rules.max_wilds(len(naturals)):
+                    yield SetMeld(rank, naturals, wilds)
+
+
+def _general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[AddOption]:
+    """Adds under a wild limit of one per two naturals, judged on the meld after the add.
+
+    One add moves at most one wild (the natural of its slot comes in); it goes
+    to an end or a gap beyond the run as at the moment it moved (R13).
+    """
+    if isinstance(meld, SetMeld):
+        base = meld.rank * 4
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        for naturals in ((), *_naturals_of(base, have)):
+            merged = tuple(sorted(meld.naturals + naturals))
+            for hand_wilds in ((), *_wild_multisets(counts, wild_avail, 1)):
+                total = meld.wilds + hand_wilds
+                if (naturals or hand_wilds) and len(total) <= rules.max_wilds(len(merged)):
+                    added = naturals + hand_wilds
+                    yield AddOption(added, NO_SLOTS[len(added)], None, SetMeld(meld.rank, merged, tuple(sorted(total))))
+        return
+    assert isinstance(meld, RunMeld)
+    suit, lo, hi, wilds = meld
+    codes = POS_CODE[suit]
+    two = 4 + suit
+    wild_at = dict(wilds)
+    wild_total = sum(counts[w] for w in wild_avail)
+    low = list(range(lo - 1, max(1, hi - 12) - 1, -1))
+    high = list(range(hi + 1, min(14, lo + 12) + 1))
+    movable = [0] + [p for p in wild_at if counts[codes[p]]]
+    found: dict[tuple[tuple[int, ...], tuple[int, ...], str | None], tuple[AddOption, int]] = {}
+    for a in range(len(low) + 1):
+        for b in range(len(high) + 1):
+            if hi - lo + 1 + a + b > 13 or not a + b:
+                continue
+            if lo - a == 2 and hi + b == 14 and hi != 14:
+                continue  # the 13-run is listed ace-low
+            cells = low[:a] + high[:b]
+            missing = [p for p in cells if not counts[codes[p]]]
+            others = [p for p in cells if counts[codes[p]]]
+            for moved in movable:
+                budget = wild_total + (1 if moved else 0)
+                if len(missing) > budget:
+                    continue
+                for extra in range(0, budget - len(missing) + 1):
+                    for chosen in combinations(others, extra):
+                        free = [*missing, *chosen]
+                        for to in free if moved else (0,):
+                            hand_cells = [p for p in free if p != to]
+                            if not moved and not free and not cells:
+                                continue
+                            spent: dict[int, int] = {}
+                            for p in (*(c for c in cells if c not in free), moved):
+                                if p and codes[p] == two:
+                                    spent[two] = spent.get(two, 0) + 1
+                            for row in _wild_rows(len(hand_cells), counts, wild_avail, spent):
+                                if 2 in hand_cells and row[hand_cells.index(2)] == two:
+                                    continue  # natural on rank 2 (R9)
+                                option = _general_run_option(
+                                    meld, lo - a, hi + b, cells, free, moved, to, hand_cells, row
+                                )
+                                if option is not None and len(option.meld.wilds) <= rules.max_wilds(
+                                    option.meld.size - len(option.meld.wilds)
+                                ):
+                                    found.setdefault((option.cards, option.slots, option.end), (option, row.count(two)))
+    fewest: dict[tuple[int, ...], int] = {}
+    for option, twos in found.values():
+        key = tuple(sorted(option.cards))
+        fewest[key] = min(twos, fewest.get(key, twos))
+    for option, twos in found.values():
+        if twos == fewest[tuple(sorted(option.cards))]:
+            yield option
+
+
+def _general_run_option(
+    run: RunMeld,
+    L: int,
+    H: int,
+    cells: list[int],
+    free: list[int],
+    moved: int,
+    to: int,
+    hand_cells: list[int],
+    row: tuple[int, ...],
+) -> AddOption | None:
+    """The option where ``cells`` outside ``free`` get naturals, ``hand_cells`` get ``row``'s wilds,
+    and (if ``moved``) the wild at ``moved`` goes to ``to`` as its natural comes in."""
+    suit = run.suit
+    codes = POS_CODE[suit]
+    wild_at = dict(run.wilds)
+    placed = [(codes[p], NO_SLOT) for p in cells if p not in free]
+    end = None
+    if moved:
+        placed.append((codes[moved], NO_SLOT))
+        card = wild_at.pop(moved)
+        if not (card == 4 + suit and to == 2):
+            wild_at[to] = card
+        end = "low" if to < moved else "high"
+    for p, w in zip(hand_cells, row):
+        placed.append((w, codes[p]))
+        wild_at[p] = w
+    if not placed:
+        return None
+    placed.sort()
+    new = _normalize(RunMeld(suit, L, H, tuple(sorted(wild_at.items()))))
+    return AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), end, new)
 
 
 # ------------------------------------------------------ checking an action
@@ -623,14 +905,15 @@ def explain_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Il
         return IllegalActionError("R7", f"a meld needs at least {rules.min_meld} cards, not {len(cards)} ({text})")
     wild_like = [c for c in cards if c in rules.wild_kinds]
     naturals = [c for c in cards if c not in rules.wild_kinds]
+    limit = rules.max_wilds(len(naturals))
     has_slots = any(s >= 0 for s in slots)
     if has_slots and naturals and len({rank_of(c) for c in naturals}) == 1 and len(naturals) > 1:
         return IllegalActionError("R10", f"a wild in a set takes no slot ({text})")
     if not has_slots and naturals and len({rank_of(c) for c in naturals}) == 1:
         rank = RANKS[rank_of(naturals[0])]
-        if len(wild_like) > rules.max_wilds:
-            return IllegalActionError("R7", f"a set holds at most {rules.max_wilds} wild; {text} has {len(wild_like)}")
-        if len(naturals) + min(len(wild_like), rules.max_wilds) < rules.min_meld:
+        if len(wild_like) > limit:
+            return IllegalActionError("R7", f"this set may hold {limit} wild; {text} has {len(wild_like)}")
+        if len(naturals) + min(len(wild_like), limit) < rules.min_meld:
             return IllegalActionError("R7", f"not enough {rank}s for a set: {text}")
     if not naturals and not any(is_two(c) for c in cards):
         return IllegalActionError("R7", f"a meld needs natural cards; no set of jokers ({text})")
@@ -659,8 +942,8 @@ def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tup
     if len(set(ranks)) != len(ranks):
         return "R8", "a run holds each rank once"
     wild_count = len(cards) - len(naturals)
-    if wild_count > rules.max_wilds:
-        return "R8", f"a run holds at most {rules.max_wilds} wild besides a natural two"
+    if wild_count > rules.max_wilds(len(naturals)):
+        return "R8", f"this run may hold {rules.max_wilds(len(naturals))} wild besides a natural two"
     if len(cards) > 13:
         return "R8", "a run has at most 13 cards"
     if 0 in ranks and 12 in ranks and (1 in ranks or 2 in ranks):
@@ -695,8 +978,9 @@ def explain_add(
     text = format_placed(cards, slots)
     target = meld.text()
     wild_like = [c for c in cards if c in rules.wild_kinds]
-    if not meld.is_run:
-        assert isinstance(meld, SetMeld)
+    if isinstance(meld, WildMeld):
+        return IllegalActionError("R7", f"only wilds go onto the wild-card meld {target}")
+    if isinstance(meld, SetMeld):
         rank = meld.rank
         wrong = [c for c in cards if c not in rules.wild_kinds and rank_of(c) != rank]
         if wrong:
@@ -705,16 +989,16 @@ def explain_add(
             return IllegalActionError("R10", "a wild in a set takes no slot")
         if meld.wilds and wild_like:
             return IllegalActionError("R14", f"the set {target} already holds a wild")
-        if len(wild_like) > rules.max_wilds:
+        if rules.wild_limit == "one" and len(wild_like) > 1:
             return IllegalActionError("R14", "never two wilds in a meld, not even for a moment")
-        return IllegalActionError("R7", f"a set holds at most {rules.max_wilds} wild ({text})")
+        return IllegalActionError("R7", f"too many wilds for the naturals of the set ({text})")
     assert isinstance(meld, RunMeld)
     suit, two = meld.suit, 4 + meld.suit
     hand_wilds = [c for c, s in zip(cards, slots) if c == JOKER or (is_two(c) and c != two) or s >= 0]
-    if meld.wilds and hand_wilds:
+    if rules.wild_limit == "one" and meld.wilds and hand_wilds:
         return IllegalActionError("R14", f"a wild may not be added to {target}, which already holds one")
-    if len(hand_wilds) > rules.max_wilds:
-        return IllegalActionError("R14", f"only {rules.max_wilds} wild may go onto a run")
+    if rules.wild_limit == "one" and len(hand_wilds) > 1:
+        return IllegalActionError("R14", "only 1 wild may go onto a run")
     naturals = [c for c in cards if c not in hand_wilds]
     table = range(meld.lo, meld.hi + 1)
     if meld.wilds and two in naturals and not _two_fits_natural(table, [c for c in naturals if c != two]):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .cards import NAMES, counts_of, parse_card
+from .cards import NAMES, SUITS, counts_of, parse_card
 from .deal import DRAW_PHASE, PLAY_PHASE, Deal, Reserve
 from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError
 from .melds import parse_meld
@@ -93,7 +93,21 @@ def _position(data: dict[str, Any]) -> Deal:
         passes=int(data.get("passes", 0)),
         turn=int(data.get("turn", 1)),
         match_scores=tuple(data.get("match_scores", [0] * teams)),
+        trump=_suit(data.get("trump"), rules),
+        laid_whole=[tuple(int(i) for i in team) for team in data.get("laid_whole", [[] for _ in range(teams)])],
+        turn_melds=int(data.get("turn_melds", 0)),
+        opening_value=int(data.get("opening_value", 0)),
+        reserve_due=bool(data.get("reserve_due", False)),
+        last_round=bool(data.get("last_round", False)),
     )
+
+
+def _suit(value: Any, rules: Rules) -> int:
+    if value is None:
+        return -1
+    if rules.trump == "none" or value not in SUITS:
+        raise InvalidPositionError(f"'trump' is a suit S, H, D or C under rules with a trump, not {value!r}")
+    return SUITS.index(value)
 
 
 def _seat(value: Any, rules: Rules, what: str) -> int:

@@ -3,14 +3,16 @@
 The engine reads the table, the deal, the meld limits, the bonus tables, the
 reserve and closure conditions and the match target from one frozen
 :class:`Rules` object.  Named presets live in :data:`PRESETS`; a user picks
-one and changes options with :meth:`Rules.replace`.  Rule ids (``R1``..)
-refer to ``docs/rules.md``.
+one and changes options with :meth:`Rules.replace` (or ``--set name=value``
+on the command line, parsed by :meth:`Rules.with_options`).  Rule ids
+(``R1``..) refer to ``docs/rules.md``; each preset has its own page in
+``docs/presets/``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -49,13 +51,57 @@ class CardValues:
 
 @dataclass(frozen=True)
 class Bonus:
-    """A clean/dirty pair of meld bonuses (R26)."""
+    """A meld bonus, clean or dirty (R26).
+
+    Seed 002's three-handed table pays more for a biriba laid down whole from
+    the hand in one action than for one built up over several: ``in_hand``
+    gives that pair, ``None`` when it is the same.
+    """
 
     clean: int
     dirty: int
+    in_hand: tuple[int, int] | None = None
 
-    def of(self, clean: bool) -> int:
+    def of(self, clean: bool, in_hand: bool = False) -> int:
+        if in_hand and self.in_hand is not None:
+            return self.in_hand[0] if clean else self.in_hand[1]
         return self.clean if clean else self.dirty
+
+
+#: Option values that are words, with what each means (for ``biriba rules`` and errors).
+CHOICES: dict[str, dict[str, str]] = {
+    "trump": {
+        "none": "no trump suit (R5)",
+        "upcard": "the upcard's suit is trump; a joker upcard gives no trump",
+    },
+    "target_rule": {"exceed": "strictly above the target", "reach": "the target or more"},
+    "target_tie": {
+        "another-deal": "equal top totals play another deal",
+        "shared": "equal top totals share the win",
+    },
+    "set_biribas": {
+        "all": "a set of 7+ of any rank is a biriba",
+        "aces": "runs only, plus a set of 7+ aces",
+        "none": "runs only",
+    },
+    "reserve_access": {
+        "empty-hand": "a player who empties the hand takes the reserve (R18, R19)",
+        "first-biriba": "the player who makes the team's first biriba takes it at the end of that turn",
+    },
+    "wild_limit": {
+        "one": "one wild per meld (R7, R8)",
+        "half": "one wild per two naturals in the meld",
+    },
+    "take_rule": {
+        "always": "the pile may always be taken (R15)",
+        "top-card": "only if its top card extends a team meld or makes a new meld with two naturals",
+    },
+    "stock_out": {
+        "take-or-pass": "take the pile or pass; four passes end the deal (R23)",
+        "end": "the deal ends when the player who drew the last stock card ends the turn",
+        "take-if-able": "take the pile while able; pass only when not; a round of passes ends the deal",
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -68,48 +114,89 @@ class Rules:
     name: str = "classic"
     # table (R1, R2)
     seats: int = 4
-    teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    partnerships: bool = True  # partners opposite; else every player alone
     packs: int = 2
     jokers: int = 4
-    # deal (R4)
+    # deal (R3, R4)
     hand_size: int = 11
-    packets: int = 2
     packet_size: int = 11
+    dealer_step: int = 1  # the next dealer is dealer + step (1: to the right, -1: to the left)
+    upcard_redeal: bool = False  # a wild or red three upcard goes back into the stock
+    trump: str = "none"
     # melds (R6..R14)
     twos_wild: bool = True
     min_meld: int = 3
-    max_wilds: int = 1
+    wild_limit: str = "one"
     biriba_size: int = 7
+    set_biribas: str = "all"
+    wild_melds: bool = False  # melds of wilds only: the wild-card biriba of seed 002's three-handed game
+    # turn (R15..R23)
+    take_rule: str = "always"
+    stock_out: str = "take-or-pass"
+    opening_minimums: tuple[tuple[int, int, int], ...] = ()  # (from total, to total, minimum of the first melding)
     # reserve and closure (R18..R22)
+    reserve_access: str = "empty-hand"
     reserve_biribas: int = 1  # biribas a team needs before a hand may empty for its reserve
     closure_biribas: int = 1  # biribas a team needs, its reserve taken, to go out
+    closure_run_and_set: bool = False  # going out also needs a run and a set on the team's table
+    meld_out: bool = False  # a player may go out by melding the last card (no discard)
     # scoring (R24..R28)
     card_values: CardValues = field(default_factory=CardValues)
     run_bonus: Bonus = Bonus(200, 100)
-    full_run_bonus: Bonus = Bonus(1000, 500)
+    full_run_bonus: Bonus = Bonus(1000, 500)  # a 13-card run, instead of run_bonus
+    long_run_bonus: Bonus | None = None  # a run of long_run_size+ cards, instead of run_bonus
+    long_run_size: int = 11
+    trump_run_bonus: Bonus | None = None  # a run of the trump suit, instead of run_bonus
+    trump_full_run_bonus: Bonus | None = None  # a 13-run of the trump suit, instead of full_run_bonus
     set_bonus: Bonus = Bonus(300, 150)
+    ace_set_bonus: Bonus | None = None  # a set of aces, instead of set_bonus
+    wild_meld_bonus: Bonus = Bonus(750, 750, (1000, 1000))
     going_out_bonus: int = 100
     no_reserve_penalty: int = 100
     inactive_reserve_penalty: int = 100
-    # end of deal (R23) and match (R29)
-    passes_to_end: int = 4
+    # match (R29)
     target: int = 5000
-    target_rule: str = "exceed"  # "exceed": strictly above; "reach": at least
+    target_rule: str = "exceed"
+    target_tie: str = "another-deal"
 
     def __post_init__(self) -> None:
-        seats_in_teams = sorted(s for team in self.teams for s in team)
-        if seats_in_teams != list(range(self.seats)):
-            raise NotationError(f"teams {self.teams} must hold each of seats 0..{self.seats - 1} once")
-        if self.target_rule not in ("exceed", "reach"):
-            raise NotationError("target_rule must be 'exceed' or 'reach'")
-        if self.max_wilds not in (0, 1):
-            raise NotationError("max_wilds: the engine implements at most one wild per meld (R7, R8)")
-        deck = 52 * self.packs + self.jokers
+        for option, choices in CHOICES.items():
+            value = getattr(self, option)
+            if value not in choices:
+                raise NotationError(f"{option} must be one of {', '.join(choices)}, not {value!r}")
+        if not 2 <= self.seats <= 6:
+            raise NotationError("seats: 2 to 6 players")
+        if self.partnerships and self.seats not in (4, 6):
+            raise NotationError("partnerships need 4 or 6 seats (partners opposite); 2 or 3 players play alone")
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1
-        if dealt > deck:
-            raise NotationError(f"the deal needs {dealt} cards but the deck has {deck}")
+        if dealt >= self.deck_size:
+            raise NotationError(f"the deal needs {dealt} cards and a stock, but the deck has {self.deck_size}")
+        if self.min_meld < 3 or self.biriba_size < self.min_meld:
+            raise NotationError("min_meld is at least 3 and biriba_size at least min_meld")
+        if self.dealer_step not in (1, -1):
+            raise NotationError("dealer_step is 1 (to the right) or -1 (to the left)")
+        if self.wild_melds and not self.twos_wild and self.jokers < self.min_meld:
+            raise NotationError("wild_melds needs enough wilds for a meld")
 
     # ---- derived data, computed once per configuration ----
+    @cached_property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team: partners opposite, or every player alone (R1)."""
+        if self.partnerships:
+            half = self.seats // 2
+            return tuple((s, s + half) for s in range(half))
+        return tuple((s,) for s in range(self.seats))
+
+    @property
+    def packets(self) -> int:
+        """One reserve packet per team (R20)."""
+        return len(self.teams)
+
+    @property
+    def passes_to_end(self) -> int:
+        """A full round of passes ends a deal (R23)."""
+        return self.seats
+
     @cached_property
     def values(self) -> tuple[int, ...]:
         """Card value by code (R24)."""
@@ -133,36 +220,65 @@ class Rules:
     def deck_size(self) -> int:
         return 52 * self.packs + self.jokers
 
-    def meld_bonus(self, is_run: bool, size: int, clean: bool) -> int:
-        """Bonus of one meld by its final state (R26); 0 below biriba size."""
-        if size < self.biriba_size:
-            return 0
-        if is_run:
-            return (self.full_run_bonus if size == 13 else self.run_bonus).of(clean)
-        return self.set_bonus.of(clean)
+    def max_wilds(self, naturals: int) -> int:
+        """How many wilds a meld with this many naturals may hold."""
+        return 1 if self.wild_limit == "one" else naturals // 2
+
+    def opening_minimum(self, team_total: int) -> int:
+        """The least a team's first melding must be worth, by its match total (vulnerability)."""
+        for low, high, minimum in self.opening_minimums:
+            if low <= team_total <= high:
+                return minimum
+        return 0
+
+    def reached(self, total: int) -> bool:
+        return total > self.target if self.target_rule == "exceed" else total >= self.target
+
+    def winners(self, totals: Sequence[int]) -> tuple[int, ...] | None:
+        """The teams that have won with these totals after a complete deal (R29), else ``None``."""
+        best = max(totals)
+        if not self.reached(best):
+            return None
+        top = tuple(t for t, total in enumerate(totals) if total == best)
+        return top if len(top) == 1 or self.target_tie == "shared" else None
 
     def winner(self, totals: Sequence[int]) -> int | None:
-        """The team that has won with these totals after a complete deal (R29), else ``None``."""
-        best = max(totals)
-        reached = best > self.target if self.target_rule == "exceed" else best >= self.target
-        return list(totals).index(best) if reached and list(totals).count(best) == 1 else None
+        """The single winning team, if the match is over with one."""
+        top = self.winners(totals)
+        return top[0] if top is not None and len(top) == 1 else None
 
     # ---- options as data ----
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; the name records that it was changed."""
         if "name" not in changes:
             changes["name"] = self.name if self.name.endswith("*") else self.name + "*"
-        return dataclasses.replace(self, **changes)
+        try:
+            return dataclasses.replace(self, **changes)
+        except TypeError as exc:
+            raise NotationError(f"bad rule options: {exc}") from None
+
+    def with_options(self, assignments: Sequence[str]) -> Rules:
+        """Apply ``name=value`` texts (``--set``); values are parsed by the option's type."""
+        changes: dict[str, Any] = {}
+        for text in assignments:
+            key, sep, value = text.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep or key not in OPTION_NAMES:
+                raise NotationError(f"--set {text!r}: write option=value; options: {', '.join(OPTION_NAMES)}")
+            changes[key] = parse_option(key, value.strip())
+        return self.replace(**changes) if changes else self
 
     def options(self) -> dict[str, Any]:
         """Every option as plain JSON data (the name excluded)."""
         data = dataclasses.asdict(self)
         del data["name"]
-        data["teams"] = [list(t) for t in self.teams]
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = [list(v) if isinstance(v, tuple) else v for v in value]
         return data
 
     def to_json(self) -> str | dict[str, Any]:
-        """A preset's name when unchanged, else the full object of options."""
+        """A preset's name when unchanged, else the name and every option."""
         preset = PRESETS.get(self.name)
         if preset is not None and preset == self:
             return self.name
@@ -170,36 +286,163 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: str | dict[str, Any]) -> Rules:
+        """A preset by name, or options over a preset (``base``, else the name's preset, else classic)."""
         if isinstance(data, str):
             return preset(data)
         if not isinstance(data, dict):
             raise NotationError("rules must be a preset name or an object of options")
-        base = preset(data.get("base", "classic"))
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known - {"base"}
+        name = str(data.get("name", ""))
+        base = preset(data.get("base") or (name.rstrip("*") if name.rstrip("*") in PRESETS else "classic"))
+        unknown = set(data) - set(OPTION_NAMES) - {"base", "name"}
         if unknown:
             raise NotationError(f"unknown rule options: {', '.join(sorted(unknown))}")
         try:
-            changes: dict[str, Any] = {}
-            for key, value in data.items():
-                if key == "base":
-                    continue
-                if key == "teams":
-                    value = tuple(tuple(t) for t in value)
-                elif key == "card_values":
-                    value = CardValues(**value)
-                elif key.endswith("_bonus") and isinstance(value, dict):
-                    value = Bonus(**value)
-                changes[key] = value
-            changes.setdefault("name", base.name if not changes else base.name + "*")
-            return dataclasses.replace(base, **changes)
+            changes = {key: _from_data(key, value) for key, value in data.items() if key in OPTION_NAMES}
         except (TypeError, ValueError) as exc:
             raise NotationError(f"bad rule options: {exc}") from None
+        changes["name"] = name or (base.name if not changes else base.name + "*")
+        return base.replace(**changes)
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
+_TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
+
+
+def _from_data(key: str, value: Any) -> Any:
+    """An option's value from JSON data."""
+    kind = str(_TYPES[key])
+    if value is None:
+        return None
+    if "Bonus" in kind:
+        if isinstance(value, dict):
+            hand = value.get("in_hand")
+            return Bonus(int(value["clean"]), int(value["dirty"]), (int(hand[0]), int(hand[1])) if hand else None)
+        return parse_option(key, str(value))
+    if "CardValues" in kind:
+        return CardValues(**value) if isinstance(value, Mapping) else parse_option(key, str(value))
+    if key == "opening_minimums":
+        return tuple(tuple(int(x) for x in item) for item in value)
+    if kind == "bool" and not isinstance(value, bool):
+        raise ValueError(f"{key} is true or false")
+    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"{key} is a whole number")
+    return value
+
+
+def parse_option(key: str, text: str) -> Any:
+    """Parse one ``--set`` value: ``true``, ``3000``, ``400/200``, ``400/200/600/300``, ``50,20,20,10,5``..."""
+    kind = str(_TYPES[key])
+    try:
+        if text.lower() in ("none", "null", "-") and "None" in kind:
+            return None
+        if "Bonus" in kind:
+            parts = [int(p) for p in text.split("/")]
+            if len(parts) not in (2, 4):
+                raise ValueError("a bonus is clean/dirty, or clean/dirty/clean-in-hand/dirty-in-hand")
+            return Bonus(parts[0], parts[1], (parts[2], parts[3]) if len(parts) == 4 else None)
+        if "CardValues" in kind:
+            return CardValues(*(int(p) for p in text.split(",")))
+        if key == "opening_minimums":
+            out = []
+            for item in filter(None, text.split(",")):
+                span, _, minimum = item.partition(":")
+                low, _, high = span.partition("-")
+                out.append((int(low), int(high), int(minimum)))
+            return tuple(out)
+        if kind == "bool":
+            if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError("write true or false")
+            return text.lower() in ("true", "yes", "1")
+        if kind == "int":
+            return int(text)
+        return text
+    except (TypeError, ValueError) as exc:
+        raise NotationError(f"--set {key}={text}: {exc}") from None
+
+
+def format_option(value: Any) -> str:
+    """An option's value as ``--set`` takes it."""
+    if isinstance(value, Bonus):
+        hand = f"/{value.in_hand[0]}/{value.in_hand[1]}" if value.in_hand else ""
+        return f"{value.clean}/{value.dirty}{hand}"
+    if isinstance(value, CardValues):
+        return f"{value.joker},{value.ace},{value.two},{value.high},{value.low}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return ",".join(f"{lo}-{hi}:{m}" for lo, hi, m in value) or "none"
+    return str(value)
 
 
 CLASSIC = Rules()
 
-PRESETS: dict[str, Rules] = {"classic": CLASSIC}
+_ATOUT = CLASSIC.replace(
+    name="atout",
+    trump="upcard",
+    trump_run_bonus=Bonus(600, 300),
+    reserve_biribas=0,
+    opening_minimums=((1000, 1499, 75), (1500, 2999, 90)),
+    stock_out="end",
+    target=2500,
+)
+
+PRESETS: dict[str, Rules] = {
+    "classic": CLASSIC,
+    "kozi": CLASSIC.replace(
+        name="kozi",
+        trump="upcard",
+        trump_run_bonus=Bonus(400, 200),
+        trump_full_run_bonus=Bonus(2000, 1000),
+        stock_out="end",
+        target=2005,
+        target_rule="reach",
+    ),
+    "atout": _ATOUT,
+    "cyprus": _ATOUT.replace(name="cyprus", full_run_bonus=Bonus(1000, 100)),
+    "three-handed": CLASSIC.replace(
+        name="three-handed",
+        seats=3,
+        partnerships=False,
+        card_values=CardValues(joker=50, ace=20, two=25, high=10, low=5),
+        wild_melds=True,
+        run_bonus=Bonus(200, 100, (300, 200)),
+        full_run_bonus=Bonus(200, 100, (300, 200)),
+        set_bonus=Bonus(200, 100, (300, 200)),
+        ace_set_bonus=Bonus(400, 300, (500, 400)),
+        wild_meld_bonus=Bonus(750, 750, (1000, 1000)),
+        reserve_biribas=0,
+        meld_out=True,
+        stock_out="end",
+        target=2500,
+        target_rule="reach",
+    ),
+    "individual": CLASSIC.replace(
+        name="individual",
+        partnerships=False,
+        reserve_biribas=0,
+        meld_out=True,
+        stock_out="end",
+        target=2500,
+        target_rule="reach",
+    ),
+    "italian": CLASSIC.replace(
+        name="italian",
+        dealer_step=-1,
+        upcard_redeal=True,
+        card_values=CardValues(joker=50, ace=20, two=20, high=10, low=5),
+        wild_limit="half",
+        set_biribas="aces",
+        full_run_bonus=Bonus(200, 100),
+        take_rule="top-card",
+        stock_out="take-if-able",
+        reserve_access="first-biriba",
+        closure_run_and_set=True,
+        target=2000,
+        target_rule="reach",
+    ),
+}
 
 
 def preset(name: str) -> Rules:
@@ -207,4 +450,4 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise NotationError(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+        raise NotationError(f"unknown rules preset {name!r}; known: {', '.join(PRESETS)}") from None

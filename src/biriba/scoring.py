@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .deal import CLOSURE
-from .melds import meld_value
+from .melds import meld_bonus, meld_value
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -33,9 +33,10 @@ def score_deal(deal: Deal) -> DealResult:
     """Score the deal as it stands (normally once it is over).
 
     Per team (R25..R27): the value of its melded cards, one bonus per meld by
-    its final state, minus both partners' hands, +100 for going out, -100 for
-    a reserve never taken (its packet not counted) or taken by discard and
-    still inactive (instead of that player's hand, which is the packet).
+    its final state (and the rules' trump and in-hand tables), minus both
+    partners' hands, +100 for going out, -100 for a reserve never taken (its
+    packet not counted) or taken and still inactive (instead of that player's
+    hand, which is the packet).
     """
     rules = deal.rules
     values = rules.values
@@ -58,7 +59,7 @@ def score_deal(deal: Deal) -> DealResult:
             reserve_points = 0
         part = {
             "melds": sum(meld_value(m, values) for m in melds),
-            "bonuses": sum(rules.meld_bonus(m.is_run, m.size, m.clean) for m in melds),
+            "bonuses": sum(meld_bonus(m, rules, deal.trump, i in deal.laid_whole[team]) for i, m in enumerate(melds)),
             "hands": hands,
             "going_out": rules.going_out_bonus if deal.ended_by == CLOSURE and deal.closer in seats else 0,
             "reserve": reserve_points,

@@ -26,7 +26,7 @@ from .cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
 from .deal import CLOSURE, DRAW_PHASE, Deal, Outcome
 from .errors import BiribaError
 from .match import Match
-from .melds import Meld, meld_state
+from .melds import Meld, meld_bonus, meld_state
 from .records import load_json
 from .rules import Rules
 from .scoring import PARTS, DealResult
@@ -373,12 +373,13 @@ class Game:
         table.add_row("match total", *(str(self.match.totals[t]) for t in order), style="bold")
         self.console.print(table)
         for team in order:
-            bonuses = [m for m in view.melds[team] if rules.meld_bonus(m.is_run, m.size, m.clean)]
-            for meld in bonuses:
-                line = Text(f"{'Us' if team == ours else 'Them'}: ")
-                line.append_text(self.cards_text(meld.cards(), meld.slots()))
-                line.append(f"  {meld_state(meld, rules)} +{rules.meld_bonus(meld.is_run, meld.size, meld.clean)}")
-                self.console.print(line)
+            for index, meld in enumerate(view.melds[team]):
+                bonus = meld_bonus(meld, rules, view.trump, index in view.laid_whole[team])
+                if bonus:
+                    line = Text(f"{'Us' if team == ours else 'Them'}: ")
+                    line.append_text(self.cards_text(meld.cards(), meld.slots()))
+                    line.append(f"  {meld_state(meld, rules)} +{bonus}")
+                    self.console.print(line)
 
     def show_match_end(self) -> None:
         rules = self.match.rules
@@ -395,7 +396,7 @@ class Game:
 
 def describe_meld(meld: Meld, rules: Rules) -> str:
     """``run of 5`` or ``clean biriba (set of 7)``, as players say it."""
-    kind = "run" if meld.is_run else "set"
+    kind = meld.kind
     state = meld_state(meld, rules)
     if state in ("run", "set"):
         return f"{kind} of {meld.size}"

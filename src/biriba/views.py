@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import NAMES, cards_of, counts_of
+from .cards import NAMES, SUITS, cards_of, counts_of
 from .melds import Meld
 from .rules import Rules
 
@@ -41,6 +41,12 @@ class PlayerView(NamedTuple):
     passes: int
     match_scores: tuple[int, ...]
     ended_by: str | None
+    trump: int = -1  # the trump suit (option trump), else -1
+    laid_whole: tuple[tuple[int, ...], ...] = ()  # per team: melds laid down a biriba in one action
+    turn_melds: int = 0  # melds the mover made this turn
+    opening_value: int = 0  # what the mover's team melded this turn while opening (option opening_minimums)
+    reserve_due: bool = False  # the mover made the team's first biriba (option reserve_access)
+    last_round: bool = False  # the last stock card was drawn this turn (option stock_out)
 
     @classmethod
     def of(cls, deal: Deal, seat: int) -> PlayerView:
@@ -62,6 +68,12 @@ class PlayerView(NamedTuple):
             deal.passes,
             deal.match_scores,
             deal.ended_by,
+            deal.trump,
+            tuple(deal.laid_whole),
+            deal.turn_melds,
+            deal.opening_value,
+            deal.reserve_due,
+            deal.last_round,
         )
 
     @property
@@ -104,4 +116,10 @@ def position_json(state: Deal | PlayerView, hands: list[Any], stock: Any, packet
         "took_single": NAMES[state.took_single] if state.took_single >= 0 else None,
         "passes": state.passes,
         "turn": state.turn,
+        "trump": SUITS[state.trump] if state.trump >= 0 else None,
+        "laid_whole": [list(team) for team in state.laid_whole],
+        "turn_melds": state.turn_melds,
+        "opening_value": state.opening_value,
+        "reserve_due": state.reserve_due,
+        "last_round": state.last_round,
     }

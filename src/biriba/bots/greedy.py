@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
 from ..deal import DRAW_PHASE
-from ..melds import Meld, add_options, meld_options
+from ..melds import Meld, RunMeld, SetMeld, WildMeld, add_options, meld_bonus, meld_options
 from ..rules import Rules
 from ..views import PlayerView
 
@@ -114,9 +114,9 @@ class GreedyBot:
         rules = view.rules
         values = rules.values
         gain: float = 2 * sum(values[c] for c in cards)
-        gain += rules.meld_bonus(new.is_run, new.size, new.clean) + _promise(new, rules)
+        gain += meld_bonus(new, rules, view.trump) + _promise(new, rules, view.trump)
         if old is not None:
-            gain -= rules.meld_bonus(old.is_run, old.size, old.clean) + _promise(old, rules)
+            gain -= meld_bonus(old, rules, view.trump) + _promise(old, rules, view.trump)
         wilds = len(new.wilds) - (len(old.wilds) if old is not None else 0)
         if wilds > 0 and new.size < rules.biriba_size:
             gain -= wilds * WILD_IN_HAND * min(1.0, view.stock_count / 20)
@@ -140,8 +140,7 @@ class GreedyBot:
         scores = []
         for team, seats in enumerate(rules.teams):
             points: float = sum(
-                sum(values[c] for c in m.cards()) + rules.meld_bonus(m.is_run, m.size, m.clean)
-                for m in view.melds[team]
+                sum(values[c] for c in m.cards()) + meld_bonus(m, rules, view.trump) for m in view.melds[team]
             )
             for seat in seats:
                 if seat == view.seat:
@@ -193,12 +192,22 @@ def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iter
             yield Action("add", option.cards, option.slots, index, option.end), old, option.meld
 
 
-def _promise(meld: Meld, rules: Rules) -> float:
+def _promise(meld: Meld, rules: Rules, trump: int) -> float:
     """A share of the biriba bonus still to come for a meld below biriba size."""
     share = PROMISE.get(meld.size + 7 - rules.biriba_size, 0.0)
     if not share:
         return 0.0
-    return share * rules.meld_bonus(meld.is_run, rules.biriba_size, meld.clean)
+    return share * meld_bonus(_grown(meld, rules.biriba_size), rules, trump)
+
+
+def _grown(meld: Meld, size: int) -> Meld:
+    """The same kind of meld at ``size`` cards, to price the bonus it is heading for."""
+    if isinstance(meld, RunMeld):
+        lo = min(meld.lo, 15 - size)
+        return RunMeld(meld.suit, lo, lo + size - 1, meld.wilds)
+    if isinstance(meld, SetMeld):
+        return SetMeld(meld.rank, meld.naturals + (meld.naturals[0],) * (size - meld.size), meld.wilds)
+    return WildMeld(meld.wilds + (meld.wilds[0],) * (size - meld.size))
 
 
 def _usefulness(card: int, counts: list[int], rules: Rules) -> float:
