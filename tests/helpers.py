@@ -14,11 +14,11 @@ from biriba.rules import CLASSIC, Rules
 
 def position(
     hands: dict[int, str] | None = None,
-    melds: tuple[list[str], list[str]] = ([], []),
+    melds: tuple[list[str], ...] = ([], []),
     discard: str = "",
     to_move: int = 0,
     phase: str = "play",
-    reserves: tuple[Any, Any] = (None, None),
+    reserves: tuple[Any, ...] | None = None,
     took_single: str | None = None,
     stock: int | None = None,
     packets: list[str | None] | None = None,
@@ -26,14 +26,17 @@ def position(
     dealer: int | None = None,
     rules: Rules = CLASSIC,
     seed: int = 0,
+    **extra: Any,
 ) -> Deal:
     """A deal where the named hands, melds and pile are as given.
 
     Unnamed hands get 11 cards from what is left, packets not taken get 11
     each (or the cards named in ``packets``), and the stock gets ``stock``
     cards (default: the rest); anything still left over is laid down in the
-    discard pile's bottom.
+    discard pile's bottom.  ``extra`` adds position fields (``trump``, ``match_scores``...).
     """
+    if reserves is None:
+        reserves = (None,) * len(rules.teams)
     hands = hands or {}
     left = deck_counts(rules.packs, rules.jokers)
 
@@ -78,13 +81,14 @@ def position(
         "to_move": to_move,
         "phase": phase,
         "hands": [[NAMES[c] for c in sorted(h)] for h in all_hands],
-        "melds": [[m.split() for m in team] for team in melds],
+        "melds": [[m.split() for m in team] for team in melds] + [[]] * (len(rules.teams) - len(melds)),
         "discard": [NAMES[c] for c in pool + pile],
         "stock": [NAMES[c] for c in stock_cards],
         "packets": [[NAMES[c] for c in p] for p in packet_cards],
         "reserves": [None if r is None else {"seat": r[0], "active": r[1]} for r in reserves],
         "took_single": took_single,
         "passes": passes,
+        **extra,
     }
     return position_from_json(data)
 

@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,7 @@ from biriba.cards import NAMES, parse_card
 from biriba.deal import Deal
 from biriba.errors import IllegalActionError
 from biriba.records import position_from_json, position_to_json, record_to_json, replay_record
+from biriba.rules import CLASSIC, OPTION_NAMES, PRESETS, Rules
 from biriba.scoring import PARTS
 
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
@@ -69,7 +71,8 @@ def check_result(deal: Deal) -> None:
 
 
 def check_replay(deal: Deal) -> None:
-    record = json.loads(json.dumps(record_to_json(deal.rules, ["a", "b", "c", "d"], [deal])))
+    players = [f"p{s}" for s in range(deal.rules.seats)]
+    record = json.loads(json.dumps(record_to_json(deal.rules, players, [deal])))
     replayed = replay_record(record).deals[0]
     assert replayed.result() == deal.result()
     assert replayed.history == deal.history
@@ -128,15 +131,16 @@ def check_candidates(deal: Deal, rng: random.Random) -> None:
             deal.check(action)
         except IllegalActionError as error:
             assert not same, f"{action} refused ({error}) but {same[0]} is listed"
-            assert error.rule.startswith("R")
+            assert error.rule.startswith("R") or error.rule in OPTION_NAMES
         else:
             assert same, f"{action} passes the check but is not listed"
         assert position_to_json(deal) == before
 
 
-def run_deal(seed: int, style: str, heavy: bool) -> Deal:
+def run_deal(seed: int, style: str, heavy: bool, rules: Rules = CLASSIC) -> Deal:
     rng = random.Random(seed)
-    deal = Deal.shuffled(seed, dealer=seed % 4, max_turns=250)
+    deal = Deal.shuffled(seed, dealer=seed % rules.seats, rules=rules, max_turns=250)
+    deal.match_scores = tuple(rng.choice([0, 1200, 1700]) for _ in rules.teams)  # vulnerability comes up
     while not deal.is_over:
         if deal.turn % 10 == 0 and deal.phase == "draw":
             check_views(deal)
@@ -180,3 +184,27 @@ def test_the_styles_reach_closures_reserves_and_passes() -> None:
         ends[deal.ended_by or ""] += 1
         reserves += sum(r is not None for r in deal.reserves)
     assert ends["closure"] and ends["passes"] and reserves
+
+
+TABLES = {
+    **PRESETS,
+    "two players": CLASSIC.replace(seats=2, partnerships=False),
+    "italian, six players": PRESETS["italian"].replace(seats=6, packs=3, jokers=6),
+    "italian, greek city, no wild twos, super biriba": PRESETS["italian"].with_options(
+        ["closure_biribas=2", "twos_wild=false", "long_run_bonus=400/200"]
+    ),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(TABLES))
+def test_every_preset_keeps_every_invariant(preset: str) -> None:
+    """Per preset: its deck conserved, a legal action always, score = breakdown, replay, JSON, views."""
+    rules = TABLES[preset]
+
+    @settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.integers(0, 2**32 - 1), st.sampled_from(STYLES))
+    def check(seed: int, style: str) -> None:
+        deal = run_deal(seed, style, heavy=seed % 5 == 0, rules=rules)
+        check_replay(deal)
+
+    check()

@@ -344,7 +344,7 @@ def parse_option(key: str, text: str) -> Any:
             return CardValues(*(int(p) for p in text.split(",")))
         if key == "opening_minimums":
             out = []
-            for item in filter(None, text.split(",")):
+            for item in filter(None, text.split(",") if text.lower() != "none" else []):
                 span, _, minimum = item.partition(":")
                 low, _, high = span.partition("-")
                 out.append((int(low), int(high), int(minimum)))

@@ -1,0 +1,321 @@
+"""Each rule option changes exactly what it should: positions that differ only in that option."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from biriba.cards import JOKER, full_deck, parse_card, parse_cards, suit_of
+from biriba.deal import Deal, Reserve
+from biriba.errors import IllegalActionError
+from biriba.match import Match
+from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues
+from helpers import play, position, texts
+
+RUN = "3S 4S 5S 6S 7S 8S 9S"
+
+
+def bonuses(deal: Deal, team: int = 0) -> int:
+    deal.ended_by = "passes"
+    return deal.result().breakdown[team]["bonuses"]
+
+
+def refused(deal: Deal, text: str, rule: str) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        deal.apply(deal.parse_action(text))
+    assert info.value.rule == rule, str(info.value)
+
+
+# ------------------------------------------------------------------ trump
+def test_option_trump_from_the_upcard_pays_the_trump_tables() -> None:
+    kozi = CLASSIC.replace(trump="upcard", trump_run_bonus=Bonus(400, 200), trump_full_run_bonus=Bonus(2000, 1000))
+    hearts = "3H 4H 5H 6H 7H 8H 9H"
+    full = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+    assert bonuses(position(melds=([hearts], []), rules=kozi, trump="H")) == 400
+    assert bonuses(position(melds=([hearts], []), rules=kozi, trump="S")) == 200  # not the trump suit
+    assert bonuses(position(melds=([full], []), rules=kozi, trump="H")) == 2000
+    assert bonuses(position(melds=([hearts], []), rules=CLASSIC)) == 200
+    atout = PRESETS["atout"]
+    assert bonuses(position(melds=([hearts], []), rules=atout, trump="H")) == 600
+    assert bonuses(position(melds=([full], []), rules=atout, trump="H")) == 1000  # the hiliara stays 1000
+
+
+def test_option_trump_is_the_upcards_suit_and_none_for_a_joker() -> None:
+    deck = full_deck()
+    random.Random(1).shuffle(deck)
+    upcard = 44 + 22  # the deal's 67th card is turned up (R4)
+    seven_h = deck.index(parse_card("7H"))
+    deck[upcard], deck[seven_h] = deck[seven_h], deck[upcard]
+    assert Deal(deck, rules=PRESETS["kozi"]).trump == suit_of(parse_card("7H"))
+    assert Deal(deck, rules=CLASSIC).trump == -1
+    joker = deck.index(JOKER)
+    deck[upcard], deck[joker] = deck[joker], deck[upcard]
+    assert Deal(deck, rules=PRESETS["atout"]).trump == -1
+
+
+# ------------------------------------------------------------------ match
+def test_option_target_rule_reach_or_exceed() -> None:
+    assert CLASSIC.replace(target=2005, target_rule="reach").winners([2005, 100]) == (0,)
+    assert CLASSIC.replace(target=2005, target_rule="exceed").winners([2005, 100]) is None
+
+
+def test_option_target_tie_another_deal_or_shared() -> None:
+    assert CLASSIC.winners([5100, 5100]) is None
+    assert CLASSIC.replace(target_tie="shared").winners([5100, 5100]) == (0, 1)
+
+
+def test_option_dealer_step_moves_the_deal_left_or_right() -> None:
+    for step in (1, -1):
+        match = Match(CLASSIC.replace(dealer_step=step), seed=3)
+        first = match.new_deal()
+        first.ended_by = "passes"
+        assert match.new_deal().dealer == (first.dealer + step) % 4
+
+
+# ---------------------------------------------------------------- scoring
+def test_option_card_values() -> None:
+    hand = "JK AS 2H KC 5D"
+    values = CardValues(joker=50, ace=20, two=20, high=10, low=5)
+    for rules, expected in (
+        (CLASSIC, 20 + 15 + 10 + 10 + 5),
+        (CLASSIC.replace(card_values=values), 50 + 20 + 20 + 10 + 5),
+    ):
+        deal = position({0: hand}, melds=([RUN], []), reserves=((0, True), None), rules=rules)
+        deal.ended_by = "passes"
+        assert deal.result().breakdown[0]["hands"] == -expected - sum(rules.values[c] for c in deal.hand(2))
+
+
+def test_option_full_run_bonus_cyprus_dirty_hiliara() -> None:
+    dirty = "AH 2H 3H 4H 5H 6H JK=7H 8H 9H TH JH QH KH"
+    assert bonuses(position(melds=([dirty], []))) == 500
+    assert bonuses(position(melds=([dirty], []), rules=CLASSIC.replace(full_run_bonus=Bonus(1000, 100)))) == 100
+
+
+def test_option_long_run_bonus_super_biriba() -> None:
+    eleven = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+    assert bonuses(position(melds=([eleven], []))) == 200
+    assert bonuses(position(melds=([eleven], []), rules=CLASSIC.replace(long_run_bonus=Bonus(400, 200)))) == 400
+    assert (
+        bonuses(
+            position(
+                melds=(["3H 4H 5H 6H 7H 8H 9H TH JH QH"], []), rules=CLASSIC.replace(long_run_bonus=Bonus(400, 200))
+            )
+        )
+        == 200
+    )
+
+
+def test_option_set_biribas_runs_only_plus_aces() -> None:
+    kings = "KS KS KH KH KD KD KC"
+    aces = "AS AS AH AH AD AD AC"
+    aces_only = CLASSIC.replace(set_biribas="aces")
+    assert bonuses(position(melds=([kings], []))) == 300
+    assert bonuses(position(melds=([kings], []), rules=aces_only)) == 0
+    assert bonuses(position(melds=([aces], []), rules=aces_only)) == 300
+    # a set of kings is no biriba there, so it does not open the reserve
+    assert "discard 9C" in texts(position({0: "9C"}, melds=([kings], []), phase="play"))
+    assert texts(position({0: "9C"}, melds=([kings], []), phase="play", rules=aces_only)) == []
+
+
+def test_option_in_hand_bonus_three_handed() -> None:
+    three = PRESETS["three-handed"]
+    whole = position({0: "3H 4H 5H 6H 7H 8H 9H TC JC QC"}, phase="play", rules=three)
+    play(whole, "meld 3H 4H 5H 6H 7H 8H 9H")
+    grown = position({0: "9H TC JC QC"}, melds=(["3H 4H 5H 6H 7H 8H"], [], []), phase="play", rules=three)
+    play(grown, "add 1 9H")
+    assert bonuses(whole) == 300 and bonuses(grown) == 200
+    assert whole.laid_whole[0] == (0,) and grown.laid_whole[0] == ()
+
+
+# ---------------------------------------------------------------- reserve
+def test_option_reserve_biribas_zero_any_emptying_takes_the_reserve() -> None:
+    any_emptying = CLASSIC.replace(reserve_biribas=0)
+    refused(position({0: "9C"}, phase="play"), "discard 9C", "R21")
+    deal = position({0: "9C"}, phase="play", rules=any_emptying)
+    out = deal.apply(deal.parse_action("discard 9C"))
+    assert out.reserve == "discard" and deal.reserves[0] == Reserve(0, False)
+
+
+def test_option_reserve_access_first_biriba_comes_at_the_end_of_that_turn() -> None:
+    first = CLASSIC.replace(reserve_access="first-biriba")
+    for rules, expected in ((CLASSIC, None), (first, Reserve(0, False))):
+        deal = position({0: "9S TC JD QH"}, melds=(["3S 4S 5S 6S 7S 8S"], []), phase="play", rules=rules)
+        play(deal, "add 1 9S")
+        assert deal.reserves[0] is None and deal.reserve_due == (rules is first)
+        out = deal.apply(deal.parse_action("discard TC"))
+        assert deal.reserves[0] == expected and (out.reserve == "biriba") == (rules is first)
+    # and a hand may not empty to take it
+    deal = position({0: "9C"}, melds=([RUN], []), phase="play", rules=first)
+    refused(deal, "discard 9C", "reserve_access")
+
+
+# ---------------------------------------------------------------- closure
+def test_option_closure_biribas_two_for_greek_city() -> None:
+    city = CLASSIC.replace(closure_biribas=2)
+    one = {"melds": ([RUN], []), "reserves": ((0, True), None), "phase": "play"}
+    play(position({0: "9C"}, **one), "discard 9C")
+    refused(position({0: "9C"}, rules=city, **one), "discard 9C", "R22")
+    two = position(
+        {0: "9C"}, melds=([RUN, "3H 4H 5H 6H 7H 8H 9H"], []), reserves=((0, True), None), phase="play", rules=city
+    )
+    assert play(two, "discard 9C").ended_by == "closure"
+
+
+def test_option_closure_run_and_set() -> None:
+    needs = CLASSIC.replace(closure_run_and_set=True)
+    runs_only = {"melds": ([RUN], []), "reserves": ((0, True), None), "phase": "play"}
+    refused(position({0: "9C"}, rules=needs, **runs_only), "discard 9C", "closure_run_and_set")
+    with_set = position({0: "9C"}, melds=([RUN, "KS KH KD"], []), reserves=((0, True), None), phase="play", rules=needs)
+    assert play(with_set, "discard 9C").ended_by == "closure"
+
+
+def test_option_meld_out_goes_out_by_melding() -> None:
+    out = CLASSIC.replace(meld_out=True)
+    setup = {"melds": ([RUN], []), "reserves": ((0, True), None), "phase": "play"}
+    refused(position({0: "3H 4H 5H"}, **setup), "meld 3H 4H 5H", "R22")
+    deal = position({0: "3H 4H 5H"}, rules=out, **setup)
+    assert play(deal, "meld 3H 4H 5H").ended_by == "closure" and deal.closer == 0
+
+
+# ------------------------------------------------------------------ turns
+def test_option_take_rule_top_card() -> None:
+    top = CLASSIC.replace(take_rule="top-card")
+    setup = {"melds": (["4H 5H 6H"], []), "phase": "draw"}
+    assert "take" in texts(position({0: "9C QD"}, discard="KS", **setup))
+    assert "take" not in texts(position({0: "9C QD"}, discard="KS", rules=top, **setup))
+    refused(position({0: "9C QD"}, discard="KS", rules=top, **setup), "take", "take_rule")
+    assert "take" in texts(position({0: "9C QD"}, discard="KS 7H", rules=top, **setup))  # 7H extends the run
+    assert "take" in texts(position({0: "KC KD"}, discard="2S KS", rules=top, **setup))  # KS melds with two naturals
+    assert "take" not in texts(position({0: "KC JK"}, discard="KS", rules=top, **setup))  # a wild is no natural
+
+
+def test_option_upcard_redeal_sends_wilds_and_red_threes_back() -> None:
+    deck = full_deck()
+    random.Random(2).shuffle(deck)
+    upcard = 66
+    for bad in ("JK", "2C", "3H", "3D"):
+        moved = deck[:]
+        i = moved.index(parse_card(bad))
+        moved[upcard], moved[i] = moved[i], moved[upcard]
+        plain = Deal(moved, rules=CLASSIC)
+        redealt = Deal(moved, rules=CLASSIC.replace(upcard_redeal=True))
+        assert plain.discard == [parse_card(bad)]
+        good = redealt.discard[0]
+        assert good not in CLASSIC.wild_kinds and good not in parse_cards("3H 3D")
+        assert parse_card(bad) in redealt.stock_cards and len(redealt.stock_cards) == 41
+        assert Deal(moved, rules=CLASSIC.replace(upcard_redeal=True)).stock_cards == redealt.stock_cards
+
+
+def test_option_opening_minimums_vulnerability() -> None:
+    atout = CLASSIC.replace(opening_minimums=((1000, 1499, 75), (1500, 2999, 90)))
+    hand = {0: "3H 4H 5H 9C QD"}  # 3H 4H 5H is worth 15
+    low = position(hand, phase="play", rules=atout, match_scores=[900, 0])
+    assert "meld 3H 4H 5H" in texts(low)  # below 1000: no minimum
+    high = position(hand, phase="play", rules=atout, match_scores=[1200, 0])
+    assert "meld 3H 4H 5H" not in texts(high)
+    refused(high, "meld 3H 4H 5H", "opening_minimums")
+    rich = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, phase="play", rules=atout, match_scores=[1200, 0])
+    play(rich, "meld AS AH AD")  # 45 of the 75 needed: allowed, as the kings can follow
+    assert rich.opening_value == 45
+    refused(rich, "discard 3C", "opening_minimums")
+    play(rich, "meld KS KH KD")
+    assert rich.opening_value == 75 and "discard 3C" in texts(rich)
+    richer = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, phase="play", rules=atout, match_scores=[1600, 0])
+    refused(richer, "meld AS AH AD", "opening_minimums")  # 45 + 30 can never make 90
+    classic = position({0: "3H 4H 5H 9C QD"}, phase="play", match_scores=[1200, 0])
+    assert "meld 3H 4H 5H" in texts(classic)
+
+
+def test_option_stock_out_end_after_the_last_draw() -> None:
+    ends = CLASSIC.replace(stock_out="end")
+    for rules, expected in ((CLASSIC, None), (ends, "stock")):
+        deal = position({0: "9C QD"}, phase="draw", stock=1, rules=rules)
+        play(deal, "draw", "discard 9C")
+        assert deal.ended_by == expected
+        if expected:
+            assert all(b["going_out"] == 0 for b in deal.result().breakdown)
+
+
+def test_option_stock_out_take_if_able() -> None:
+    able = CLASSIC.replace(stock_out="take-if-able")
+    assert texts(position({0: "9C QD"}, phase="draw", stock=0, discard="KH")) == ["pass", "take"]
+    deal = position({0: "9C QD"}, phase="draw", stock=0, discard="KH", rules=able)
+    assert texts(deal) == ["take"]
+    refused(deal, "pass", "stock_out")
+
+
+# ------------------------------------------------------------ wild melds
+def test_option_wild_melds_and_no_wilds_elsewhere_until_finished() -> None:
+    three = PRESETS["three-handed"]
+    deal = position({0: "JK JK 2C 2D 5H 6H 9C QD"}, phase="play", rules=three)
+    assert "meld 2D 2C JK" in texts(deal) and "meld 5H 6H JK=7H" in texts(deal)
+    play(deal, "meld 2C 2D JK")
+    assert "meld 5H 6H JK=7H" not in texts(deal) and "add 1 JK" in texts(deal)
+    refused(deal, "meld 5H 6H JK", "wild_melds")
+    assert not any("JK" in t and t.startswith("meld") for t in texts(position({0: "JK JK 2C 9C QD"}, phase="play")))
+
+
+# ------------------------------------------------------------ table forms
+@pytest.mark.parametrize(
+    ("name", "seats", "teams", "deck", "stock"),
+    [
+        ("classic", 4, ((0, 2), (1, 3)), 108, 41),
+        ("three-handed", 3, ((0,), (1,), (2,)), 108, 41),
+        ("individual", 4, ((0,), (1,), (2,), (3,)), 108, 19),
+    ],
+)
+def test_option_seats_and_partnerships(
+    name: str, seats: int, teams: tuple[tuple[int, ...], ...], deck: int, stock: int
+) -> None:
+    rules = PRESETS[name]
+    assert (rules.seats, rules.teams, rules.deck_size, rules.packets, rules.passes_to_end) == (
+        seats,
+        teams,
+        deck,
+        len(teams),
+        seats,
+    )
+    deal = Deal.shuffled(1, rules=rules)
+    assert deal.stock_count == stock and len(deal.packets) == len(teams) and deal.sizes == [11] * seats
+
+
+def test_option_two_players_and_six_in_three_teams() -> None:
+    two = CLASSIC.replace(seats=2, partnerships=False)
+    assert two.teams == ((0,), (1,)) and Deal.shuffled(1, rules=two).stock_count == 108 - 22 - 22 - 1
+    six = CLASSIC.replace(seats=6, packs=3, jokers=6)
+    assert six.teams == ((0, 3), (1, 4), (2, 5)) and six.deck_size == 162
+    deal = Deal.shuffled(2, rules=six)
+    assert len(deal.packets) == 3 and deal.stock_count == 162 - 66 - 33 - 1
+    counts = [0] * 53
+    for c in full_deck(3, 6):
+        counts[c] += 1
+    assert counts[parse_card("7H")] == 3 and counts[JOKER] == 6
+    with pytest.raises(ValueError, match="partnerships need 4 or 6"):
+        CLASSIC.replace(seats=3)
+
+
+def test_option_reserve_per_player_in_individual_play() -> None:
+    individual = PRESETS["individual"]
+    deal = position({0: "9C", 1: "8D"}, phase="play", rules=individual)
+    play(deal, "discard 9C")  # any emptying takes the reserve in this preset
+    assert deal.reserves[0] == Reserve(0, False) and deal.reserves[1] is None and len(deal.packets_left) == 3
+
+
+def test_every_option_round_trips_through_set_and_json() -> None:
+    from biriba.rules import OPTION_NAMES, Rules, format_option
+
+    for rules in PRESETS.values():
+        texts_ = [f"{name}={format_option(getattr(rules, name))}" for name in OPTION_NAMES]
+        assert CLASSIC.with_options(texts_).options() == rules.options()
+        assert Rules.from_json(rules.replace(target=1234).to_json()) == rules.replace(target=1234)
+
+
+def test_set_rejects_unknown_options_and_bad_values() -> None:
+    with pytest.raises(ValueError, match="option=value"):
+        CLASSIC.with_options(["colour=red"])
+    with pytest.raises(ValueError, match=r"invalid literal"):
+        CLASSIC.with_options(["target=lots"])
+    with pytest.raises(ValueError, match="must be one of"):
+        CLASSIC.with_options(["stock_out=sometimes"])
+    assert CLASSIC.with_options(["target=3000", "meld-out=true"]).meld_out is True
