@@ -186,7 +186,11 @@ def test_option_take_rule_top_card() -> None:
     assert "take" not in texts(position({0: "9C QD"}, discard="KS", rules=top, **setup))
     refused(position({0: "9C QD"}, discard="KS", rules=top, **setup), "take", "take_rule")
     assert "take" in texts(position({0: "9C QD"}, discard="KS 7H", rules=top, **setup))  # 7H extends the run
-    assert "take" in texts(position({0: "KC KD"}, discard="2S KS", rules=top, **setup))  # KS melds with two naturals
+    assert "take" in texts(
+        position({0: "KC KD 9C QD"}, discard="2S KS", rules=top, **setup)
+    )  # KS melds with 2 naturals
+    # rules D12: the top card must be usable at once; here melding it would leave one card (R17)
+    assert "take" not in texts(position({0: "KC KD"}, discard="2S KS", rules=top, **setup))
     assert "take" not in texts(position({0: "KC JK"}, discard="KS", rules=top, **setup))  # a wild is no natural
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -20,7 +21,7 @@ from .deal import Deal
 from .errors import BiribaError
 from .match import Match
 from .records import load_json, position_from_json, position_to_json
-from .rules import PRESETS, Rules, preset
+from .rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS, Rules, format_option, preset
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
 
@@ -42,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``biriba rules | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a match in the terminal against three bots")
     p.add_argument("--seed", help="seed of the match's decks and bots (default: random)")
     p.add_argument("--rules", default="classic", help="rules preset (see 'biriba rules')")
-    p.add_argument("--bots", default="greedy", help="bot kind(s) for seats 1, 2, 3, comma-separated (cycled)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
+    p.add_argument("--bots", default="greedy", help="bot kind(s) for the other seats, comma-separated (cycled)")
     p.add_argument("--name", default="You", help="your name in the record")
     p.add_argument("--save", metavar="FILE", help="save the match record to FILE after every action")
     p.add_argument("--resume", metavar="FILE", help="resume the match saved in FILE")
@@ -85,14 +90,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True, help="bot kinds cycled over the seats, e.g. greedy,random")
     p.add_argument("--seed", default="0", help="seed of the decks and bots (default 0)")
     p.add_argument("--rules", default="classic", help="rules preset")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="turn cap per deal (default %(default)s)")
     p.add_argument("--save", metavar="DIR", help="write one record per match into DIR")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_simulate)
 
-    p = sub.add_parser("rules", help="list the rules presets, or show one")
+    p = sub.add_parser("rules", help="list the rules presets and options, or show one preset")
     p.add_argument("preset", nargs="?", help="a preset name")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
     p.set_defaults(run=_rules)
     return parser
 
@@ -178,15 +185,18 @@ def _bot_kinds(text: str) -> list[str]:
     return kinds
 
 
-def _rules_arg(name: str) -> Rules:
+def _rules_arg(name: str, options: Sequence[str] = ()) -> Rules:
     if name not in PRESETS:
-        raise Misuse(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}")
-    return preset(name)
+        raise Misuse(f"unknown rules preset {name!r}; known: {', '.join(PRESETS)}")
+    try:
+        return preset(name).with_options(options)
+    except BiribaError as exc:
+        raise Misuse(str(exc)) from None
 
 
 def _simulate(args: argparse.Namespace) -> int:
     kinds = _bot_kinds(args.bots)
-    rules = _rules_arg(args.rules)
+    rules = _rules_arg(args.rules, args.set)
     if args.deals < 1:
         raise Misuse("--deals must be at least 1")
     if args.max_turns < 1:
@@ -225,13 +235,21 @@ def _simulate(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------- rules
 def _rules(args: argparse.Namespace) -> int:
-    if args.preset is None:
-        for name, rules in PRESETS.items():
-            print(f"{name:12} {rules.seats} seats, target {rules.target} ({rules.target_rule})")
+    if args.preset is None and not args.set:
+        print("Presets (biriba rules PRESET shows one; --rules PRESET --set option=value plays one):")
+        for name in PRESETS:
+            print(f"  {name:13} {PRESET_HELP.get(name, '')}")
+        print("Options:")
+        for name in OPTION_NAMES:
+            print(f"  {name:25} {OPTION_HELP[name]}")
         return 0
-    rules = _rules_arg(args.preset)
-    for key, value in rules.options().items():
-        print(f"{key:24} {json.dumps(value)}")
+    rules = _rules_arg(args.preset or "classic", args.set)
+    base = preset(args.preset or "classic")
+    print(f"{rules.name}: {PRESET_HELP.get(base.name, '')}")
+    for name in OPTION_NAMES:
+        value = getattr(rules, name)
+        changed = "  (changed)" if value != getattr(base, name) else ""
+        print(f"  {name:25} {format_option(value)}{changed}")
     return 0
 
 
@@ -240,7 +258,7 @@ def _play(args: argparse.Namespace) -> int:
     from .tui import run_game
 
     kinds = _bot_kinds(args.bots)
-    rules = _rules_arg(args.rules)
+    rules = _rules_arg(args.rules, args.set)
     save = Path(args.save) if args.save else (Path(args.resume) if args.resume else None)
     return run_game(
         rules=rules,

@@ -433,18 +433,24 @@ class Deal:
         return trial._has_play_action()
 
     def _top_card_fits(self, seat: int) -> bool:
-        """Seed 004: the top card extends a team meld or makes a meld with two naturals of the hand."""
+        """Seed 004: the top card extends a team meld or makes a meld with two naturals of the hand.
+
+        It must be usable at once: after the take, some legal meld or add of this
+        turn holds it (rules D12), so that a take always leads to play.
+        """
         rules = self.rules
         top = self.discard[-1]
+        naturals = [0 if c in rules.wild_kinds else n for c, n in enumerate(self.hands[seat])]
+        naturals[top] += 1
+        with_two = any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules, wilds_ok=False))
         alone = [0] * KINDS
         alone[top] = 1
         team = rules.team_of[seat]
-        if any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
-            return True
-        hand = self.hands[seat]
-        naturals = [0 if c in rules.wild_kinds else n for c, n in enumerate(hand)]
-        naturals[top] += 1
-        return any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules, wilds_ok=False))
+        if not with_two and not any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
+            return False
+        trial = self.clone()
+        trial._do_take(seat)
+        return any(a.kind != "discard" and top in a.cards for a in trial._play_actions())
 
     def _has_play_action(self) -> bool:
         return next(iter(self._play_actions()), None) is not None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Bot, make_bot
-from .deal import CAPPED, CLOSURE, PASSES, Deal
+from .deal import CAPPED, CLOSURE, PASSES, STOCK, Deal
 from .match import Match
 from .rules import CLASSIC, Rules
 
@@ -70,7 +70,7 @@ class Stats:
             "decisions_per_s": round(self.decisions / seconds, 1),
             "mean_decisions_per_deal": round(self.decisions / max(self.deals, 1), 1),
             "mean_turns_per_deal": round(self.turn_sum / max(self.deals, 1), 1),
-            "ended_by": {k: self.ended_by.get(k, 0) for k in (CLOSURE, PASSES, CAPPED)},
+            "ended_by": {k: self.ended_by.get(k, 0) for k in (CLOSURE, PASSES, STOCK, CAPPED)},
             "bots": self.kinds,
             "mean_team_scores": {label: round(sum(v) / len(v), 1) for label, v in by_label.items()},
             "mean_team_scores_by_team": [round(m, 1) for m in per_team],
