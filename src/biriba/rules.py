@@ -326,7 +326,7 @@ OPTION_HELP: dict[str, str] = {
     "take_rule": "always, or top-card: the pile's top card must extend a team meld or meld with two naturals (004)",
     "stock_out": "when the stock is empty: take-or-pass (R23), end (001/002), take-if-able (004)",
     "opening_minimums": "vulnerability: from-to:minimum of a team's first melding by its total (002)",
-    "reserve_access": "empty-hand: emptying a hand takes the reserve; first-biriba: it comes with the first biriba (004)",
+    "reserve_access": "empty-hand: emptying a hand takes the reserve; first-biriba: it comes with one (004)",
     "reserve_biribas": "biribas a team needs before a hand may empty for its reserve (0: any emptying, 002)",
     "closure_biribas": "biribas a team needs to go out (2: Greek city, 004)",
     "closure_run_and_set": "going out also needs a run and a set on the team's table (004)",
