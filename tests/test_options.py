@@ -49,6 +49,9 @@ def test_option_trump_is_the_upcards_suit_and_none_for_a_joker() -> None:
     deck[upcard], deck[seven_h] = deck[seven_h], deck[upcard]
     assert Deal(deck, rules=PRESETS["kozi"]).trump == suit_of(parse_card("7H"))
     assert Deal(deck, rules=CLASSIC).trump == -1
+    two = deck.index(parse_card("2C"))
+    deck[upcard], deck[two] = deck[two], deck[upcard]
+    assert Deal(deck, rules=PRESETS["kozi"]).trump == suit_of(parse_card("2C"))  # a two upcard names its suit
     joker = deck.index(JOKER)
     deck[upcard], deck[joker] = deck[joker], deck[upcard]
     assert Deal(deck, rules=PRESETS["atout"]).trump == -1
@@ -104,6 +107,14 @@ def test_option_long_run_bonus_super_biriba() -> None:
         )
         == 200
     )
+
+
+def test_option_long_run_bonus_covers_a_13_run_without_hiliara() -> None:
+    # seed 004 has no 13-run bonus: with the super biriba on, a 13-run is a long run
+    full = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+    italian = PRESETS["italian"]
+    assert bonuses(position(melds=([full], []), rules=italian)) == 200
+    assert bonuses(position(melds=([full], []), rules=italian.replace(long_run_bonus=Bonus(400, 200)))) == 400
 
 
 def test_option_set_biribas_runs_only_plus_aces() -> None:

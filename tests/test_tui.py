@@ -54,6 +54,19 @@ def test_a_whole_deal_typed_at_the_prompt_then_saved_and_replayed(tmp_path: Path
     assert record["deals"][0]["result"]["team_scores"] == list(replay.deals[0].result().team_scores)
 
 
+def test_a_whole_three_handed_deal_with_set_options(tmp_path: Path) -> None:
+    save = tmp_path / "three.json"
+    child = spawn("--seed", "5", "--rules", "three-handed", "--set", "target=900", "--save", str(save))
+    child.expect("playing for yourself")
+    child.expect("Your melds")
+    assert play_my_turns(child, NEXT_DEAL + "|You win|win the match") > 0
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    record = json.loads(save.read_text())
+    assert record["rules"]["seats"] == 3 and record["rules"]["target"] == 900
+    assert replay_record(record).deals[0].is_over
+
+
 def test_illegal_actions_explain_the_rule_and_change_nothing(tmp_path: Path) -> None:
     child = spawn("--seed", "12")
     child.expect(PROMPT)

@@ -201,8 +201,9 @@ def meld_bonus(meld: Meld, rules: Rules, trump: int = -1, in_hand: bool = False)
         bonus = rules.ace_set_bonus if rules.ace_set_bonus and meld.rank == 0 else rules.set_bonus
         return bonus.of(meld.clean, in_hand)
     trumps = meld.suit == trump
-    if meld.size == 13:
-        bonus = rules.trump_full_run_bonus if trumps and rules.trump_full_run_bonus else rules.full_run_bonus
+    full = rules.trump_full_run_bonus if trumps and rules.trump_full_run_bonus else rules.full_run_bonus
+    if meld.size == 13 and full is not None:
+        bonus = full
     elif rules.long_run_bonus is not None and meld.size >= rules.long_run_size:
         bonus = rules.long_run_bonus
     else:

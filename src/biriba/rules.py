@@ -143,7 +143,7 @@ class Rules:
     # scoring (R24..R28)
     card_values: CardValues = field(default_factory=CardValues)
     run_bonus: Bonus = Bonus(200, 100)
-    full_run_bonus: Bonus = Bonus(1000, 500)  # a 13-card run, instead of run_bonus
+    full_run_bonus: Bonus | None = Bonus(1000, 500)  # a 13-card run (hiliara), instead of run_bonus
     long_run_bonus: Bonus | None = None  # a run of long_run_size+ cards, instead of run_bonus
     long_run_size: int = 11
     trump_run_bonus: Bonus | None = None  # a run of the trump suit, instead of run_bonus
@@ -333,7 +333,7 @@ OPTION_HELP: dict[str, str] = {
     "meld_out": "a player may go out by melding the last card, without a discard (002 non-partnership)",
     "card_values": "joker,ace,two,eight-to-king,three-to-seven",
     "run_bonus": "clean/dirty bonus of a run of 7+ (clean/dirty/in-hand clean/in-hand dirty)",
-    "full_run_bonus": "clean/dirty bonus of a 13-card run (002 Cyprus: dirty 100)",
+    "full_run_bonus": "clean/dirty bonus of a 13-card run, or none: a run like others (002 Cyprus: dirty 100)",
     "long_run_bonus": "clean/dirty bonus of a run of long_run_size+ cards, or none (004 super biriba 400/200)",
     "long_run_size": "cards of a super biriba",
     "trump_run_bonus": "clean/dirty bonus of a trump run, or none (001: 400/200, 002: 600/300)",
@@ -462,7 +462,7 @@ PRESETS: dict[str, Rules] = {
         card_values=CardValues(joker=50, ace=20, two=25, high=10, low=5),
         wild_melds=True,
         run_bonus=Bonus(200, 100, (300, 200)),
-        full_run_bonus=Bonus(200, 100, (300, 200)),
+        full_run_bonus=None,
         set_bonus=Bonus(200, 100, (300, 200)),
         ace_set_bonus=Bonus(400, 300, (500, 400)),
         wild_meld_bonus=Bonus(750, 750, (1000, 1000)),
@@ -488,7 +488,7 @@ PRESETS: dict[str, Rules] = {
         card_values=CardValues(joker=50, ace=20, two=20, high=10, low=5),
         wild_limit="half",
         set_biribas="aces",
-        full_run_bonus=Bonus(200, 100),
+        full_run_bonus=None,
         take_rule="top-card",
         stock_out="take-if-able",
         reserve_access="first-biriba",

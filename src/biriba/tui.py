@@ -33,7 +33,14 @@ from .scoring import PARTS, DealResult
 from .views import PlayerView
 
 HUMAN = 0
-SEAT_NAMES = ("South", "East", "North", "West")
+#: Names of the seats by table size, from yours (seat 0) in the order of play (to your right).
+SEAT_NAMES = {
+    2: ("South", "North"),
+    3: ("South", "East", "West"),
+    4: ("South", "East", "North", "West"),
+    5: ("South", "South-east", "North-east", "North-west", "South-west"),
+    6: ("South", "South-east", "North-east", "North", "North-west", "South-west"),
+}
 PART_NAMES = {
     "melds": "cards melded",
     "bonuses": "meld bonuses",
@@ -184,8 +191,20 @@ class Game:
     def seat_name(self, seat: int) -> str:
         if seat == HUMAN:
             return "You"
-        partner = " (partner)" if self.match.rules.team_of[seat] == self.match.rules.team_of[HUMAN] else ""
-        return f"{SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f'Seat {seat}'}{partner}"
+        rules = self.match.rules
+        partner = " (partner)" if rules.team_of[seat] == rules.team_of[HUMAN] else ""
+        return f"{SEAT_NAMES[rules.seats][seat]}{partner}"
+
+    def team_label(self, team: int) -> str:
+        """``Us`` for the human's side, else its players' names."""
+        rules = self.match.rules
+        if team == rules.team_of[HUMAN]:
+            return "Us" if len(rules.teams[team]) > 1 else "You"
+        return " & ".join(SEAT_NAMES[rules.seats][s] for s in rules.teams[team])
+
+    def team_order(self) -> list[int]:
+        ours = self.match.rules.team_of[HUMAN]
+        return [ours] + [t for t in range(len(self.match.rules.teams)) if t != ours]
 
     def note(self, text: str | Text) -> None:
         self.log.append(text if isinstance(text, Text) else Text(text))
@@ -308,9 +327,8 @@ class Game:
 
     def score_line(self) -> Text:
         rules = self.match.rules
-        ours = rules.team_of[HUMAN]
         totals = self.match.totals
-        parts = [f"{'Us' if t == ours else 'Them'} {totals[t]}" for t in range(len(rules.teams))]
+        parts = [f"{self.team_label(t)} {totals[t]}" for t in self.team_order()]
         rule = "above" if rules.target_rule == "exceed" else "at least"
         return Text(f"Match: {'  '.join(parts)}   (first {rule} {rules.target} after a deal wins)")
 
@@ -335,14 +353,25 @@ class Game:
         )
         table_info = Text(f"Stock: {view.stock_count}   Packets left: {len(view.packet_sizes)}   ")
         table_info.append_text(self.pile_text(view.discard))
+        if view.trump >= 0:
+            table_info.append("   Trump: ")
+            table_info.append(SUITS[view.trump] if self.plain else SUIT_SYMBOLS[view.trump], style="bold")
+        minimum = rules.opening_minimum(view.match_scores[ours])
+        mine = view.melds[ours]
+        if minimum and (not mine or (view.my_turn and len(mine) == view.turn_melds)):
+            so_far = f" (so far {view.opening_value})" if view.my_turn and view.opening_value else ""
+            table_info.append(f"\nYour team's first melding must be worth {minimum} points{so_far}.", style="yellow")
         teams = []
-        for team in [ours] + [t for t in range(len(rules.teams)) if t != ours]:
-            title = "Your team" if team == ours else "Opponents"
-            members = ", ".join(self.seat_name(s) for s in rules.teams[team])
+        for team in self.team_order():
+            seats = rules.teams[team]
+            if len(seats) > 1:
+                title = f"{'Your team' if team == ours else 'Opponents'} ({', '.join(map(self.seat_name, seats))})"
+            else:
+                title = "Your melds" if team == ours else f"{self.seat_name(seats[0])}'s melds"
             teams.append(
                 Panel(
                     self.melds_table(view, team),
-                    title=f"{title} ({members}) - {self.reserve_text(view, team)}",
+                    title=f"{title} - {self.reserve_text(view, team)}",
                     title_align="left",
                 )
             )
@@ -358,12 +387,11 @@ class Game:
         self.render(deal)
         view = deal.view_for(HUMAN)
         rules = view.rules
-        ours = rules.team_of[HUMAN]
         table = Table(title=f"Deal {len(self.match.deals)} over: {result.ended_by}")
         table.add_column("")
-        order = [ours] + [t for t in range(len(rules.teams)) if t != ours]
+        order = self.team_order()
         for team in order:
-            table.add_column("Us" if team == ours else "Them", justify="right")
+            table.add_column(self.team_label(team), justify="right")
         for key in (*PARTS, "total"):
             table.add_row(
                 PART_NAMES[key],
@@ -376,19 +404,20 @@ class Game:
             for index, meld in enumerate(view.melds[team]):
                 bonus = meld_bonus(meld, rules, view.trump, index in view.laid_whole[team])
                 if bonus:
-                    line = Text(f"{'Us' if team == ours else 'Them'}: ")
+                    line = Text(f"{self.team_label(team)}: ")
                     line.append_text(self.cards_text(meld.cards(), meld.slots()))
                     line.append(f"  {meld_state(meld, rules)} +{bonus}")
                     self.console.print(line)
 
     def show_match_end(self) -> None:
-        rules = self.match.rules
-        winner = self.match.winner
-        ours = rules.team_of[HUMAN]
-        verdict = "You win the match!" if winner == ours else "The opponents win the match."
-        totals = self.match.totals
-        theirs = max(t for team, t in enumerate(totals) if team != ours)
-        self.console.print(Panel(Text(f"{verdict}  Final totals: Us {totals[ours]}, Them {theirs}", style="bold")))
+        ours = self.match.rules.team_of[HUMAN]
+        winners = self.match.winners or ()
+        if ours in winners:
+            verdict = "You win the match!" if len(winners) == 1 else "You share the win!"
+        else:
+            verdict = f"{' and '.join(self.team_label(t) for t in winners)} win the match."
+        totals = ", ".join(f"{self.team_label(t)} {self.match.totals[t]}" for t in self.team_order())
+        self.console.print(Panel(Text(f"{verdict}  Final totals: {totals}", style="bold")))
         self.console.print(
             f"Match seed {self.match.seed}: 'biriba play --seed {self.match.seed}' deals the same cards."
         )
@@ -425,12 +454,14 @@ def run_game(
             return 0
         console.print(f"Resumed the match from {resume}: {len(match.deals)} deal(s) so far.")
     else:
-        names = [name] + [SEAT_NAMES[s] if s < len(SEAT_NAMES) else f"Seat {s}" for s in range(1, rules.seats)]
+        names = [name, *SEAT_NAMES[rules.seats][1:]]
         match = Match(rules, names, seed=seed if seed is not None else random.randrange(2**63))
     bots: list[Bot | None] = [None]
     for seat in range(1, rules.seats):
         bots.append(make_bot(bot_kinds[(seat - 1) % len(bot_kinds)], f"{match.seed}/bot/{seat}"))
     # the seed fixes every deck, so it is shown only once the match is over
-    console.print("Biriba: you sit South with your partner North. Type 'help' for help.")
+    partner = [SEAT_NAMES[rules.seats][s] for s in rules.teams[rules.team_of[HUMAN]] if s != HUMAN]
+    table = f"with your partner {partner[0]}" if partner else "playing for yourself"
+    console.print(f"Biriba ({rules.name}): you sit South, {table}; play goes to your right. Type 'help' for help.")
     game = Game(match, bots, console, save=save, delay=delay, plain=plain)
     return game.run()
