@@ -277,7 +277,7 @@ def test_option_wild_melds_and_no_wilds_elsewhere_until_finished() -> None:
     [
         ("classic", 4, ((0, 2), (1, 3)), 108, 41),
         ("three-handed", 3, ((0,), (1,), (2,)), 108, 41),
-        ("individual", 4, ((0,), (1,), (2,), (3,)), 108, 19),
+        ("individual", 2, ((0,), (1,)), 108, 63),
     ],
 )
 def test_option_seats_and_partnerships(
@@ -311,8 +311,8 @@ def test_option_two_players_and_six_in_three_teams() -> None:
 
 
 def test_option_reserve_per_player_in_individual_play() -> None:
-    individual = PRESETS["individual"]
-    deal = position({0: "9C", 1: "8D"}, phase="play", rules=individual)
+    four = PRESETS["individual"].replace(seats=4)
+    deal = position({0: "9C", 1: "8D"}, phase="play", rules=four)
     play(deal, "discard 9C")  # any emptying takes the reserve in this preset
     assert deal.reserves[0] == Reserve(0, False) and deal.reserves[1] is None and len(deal.packets_left) == 3
 

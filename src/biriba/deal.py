@@ -513,19 +513,41 @@ class Deal:
         return trial.opening_value >= need or trial._opening_reachable(need)
 
     def _opening_reachable(self, need: int) -> bool:
+        """Can more melds and adds this turn bring the first melding to ``need`` points?
+
+        A search over this turn's plays, richest first, cut off by what the
+        cards that can still be melded are worth, and remembered by position.
+        """
         seat = self.to_move
+        team = self.rules.team_of[seat]
+        key = (
+            tuple(self.hands[seat]),
+            tuple(self.melds[team]),
+            self.opening_value,
+            need,
+            self.took_single,
+            self.reserves[team],
+            self.rules,
+        )
+        known = _REACHABLE.get(key)
+        if known is not None:
+            return known
         values = self.rules.values
-        hand = cards_of(self.hands[seat])
-        if self.opening_value + sum(values[c] for c in hand) - min(values[c] for c in hand) < need:
-            return False  # even melding all but one card would not do
-        for action in self._play_actions(opening_check=False):
-            if action.kind == "discard":
-                continue
-            trial = self.clone()
-            trial._place(action)
-            if trial.sizes[seat] >= 1 and (trial.opening_value >= need or trial._opening_reachable(need)):
-                return True
-        return False
+        plays = [a for a in self._play_actions(opening_check=False) if a.kind != "discard"]
+        usable = set().union(*(a.cards for a in plays)) if plays else set()
+        hand = self.hands[seat]
+        reachable = False
+        if self.opening_value + sum(values[c] * hand[c] for c in usable) >= need:
+            for action in sorted(plays, key=lambda a: -sum(values[c] for c in a.cards)):
+                trial = self.clone()
+                trial._place(action)
+                if trial.sizes[seat] and (trial.opening_value >= need or trial._opening_reachable(need)):
+                    reachable = True
+                    break
+        if len(_REACHABLE) > 50_000:
+            _REACHABLE.clear()
+        _REACHABLE[key] = reachable
+        return reachable
 
     # ------------------------------------------------------------ checking
     def check(self, action: Action) -> None:
@@ -854,6 +876,10 @@ class Deal:
             raise InvalidPositionError("cards are missing or duplicated (R2, R23a)")
         if any(sum(h) != n for h, n in zip(self.hands, self.sizes)):
             raise InvalidPositionError("a hand's size does not match its cards")
+
+
+#: Memory of :meth:`Deal._opening_reachable`, by position.
+_REACHABLE: dict[tuple[object, ...], bool] = {}
 
 
 class LegalActions:

@@ -356,7 +356,7 @@ PRESET_HELP: dict[str, str] = {
     "atout": "seed 002: partnership with atout, hiliara and vulnerability, any emptying takes the reserve",
     "cyprus": "seed 002's Cyprus variation: atout with a dirty hiliara worth 100",
     "three-handed": "seed 002: three players alone, wild-card biriba, in-hand and accumulated bonuses",
-    "individual": "seed 002's non-partnership game: four players alone, a reserve each, first to 2500",
+    "individual": "seed 002's non-partnership game for two: each alone with a reserve, three-handed scoring",
     "italian": "seed 004: runs and ace sets, half wild limit, reserve at the first biriba, run and set to close",
 }
 _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
@@ -434,12 +434,32 @@ CLASSIC = Rules()
 
 _ATOUT = CLASSIC.replace(
     name="atout",
+    dealer_step=-1,
     trump="upcard",
     trump_run_bonus=Bonus(600, 300),
     reserve_biribas=0,
     opening_minimums=((1000, 1499, 75), (1500, 2999, 90)),
     stock_out="end",
     target=2500,
+)
+
+_THREE_HANDED = CLASSIC.replace(
+    name="three-handed",
+    seats=3,
+    partnerships=False,
+    dealer_step=-1,
+    card_values=CardValues(joker=50, ace=20, two=25, high=10, low=5),
+    wild_melds=True,
+    run_bonus=Bonus(200, 100, (300, 200)),
+    full_run_bonus=None,
+    set_bonus=Bonus(200, 100, (300, 200)),
+    ace_set_bonus=Bonus(400, 300, (500, 400)),
+    wild_meld_bonus=Bonus(750, 750, (1000, 1000)),
+    reserve_biribas=0,
+    meld_out=True,
+    stock_out="end",
+    target=2500,
+    target_rule="reach",
 )
 
 PRESETS: dict[str, Rules] = {
@@ -455,32 +475,8 @@ PRESETS: dict[str, Rules] = {
     ),
     "atout": _ATOUT,
     "cyprus": _ATOUT.replace(name="cyprus", full_run_bonus=Bonus(1000, 100)),
-    "three-handed": CLASSIC.replace(
-        name="three-handed",
-        seats=3,
-        partnerships=False,
-        card_values=CardValues(joker=50, ace=20, two=25, high=10, low=5),
-        wild_melds=True,
-        run_bonus=Bonus(200, 100, (300, 200)),
-        full_run_bonus=None,
-        set_bonus=Bonus(200, 100, (300, 200)),
-        ace_set_bonus=Bonus(400, 300, (500, 400)),
-        wild_meld_bonus=Bonus(750, 750, (1000, 1000)),
-        reserve_biribas=0,
-        meld_out=True,
-        stock_out="end",
-        target=2500,
-        target_rule="reach",
-    ),
-    "individual": CLASSIC.replace(
-        name="individual",
-        partnerships=False,
-        reserve_biribas=0,
-        meld_out=True,
-        stock_out="end",
-        target=2500,
-        target_rule="reach",
-    ),
+    "three-handed": _THREE_HANDED,
+    "individual": _THREE_HANDED.replace(name="individual", seats=2),
     "italian": CLASSIC.replace(
         name="italian",
         dealer_step=-1,
