@@ -10,6 +10,7 @@ import pytest
 from biriba.bots import BOT_KINDS, make_bot
 from biriba.deal import Deal
 from biriba.records import position_from_json, position_to_json
+from biriba.rules import PRESETS
 from biriba.simulate import play_deal, simulate
 
 
@@ -76,3 +77,9 @@ def test_greedy_pairs_beat_random_pairs_by_more_than_300_points_a_deal() -> None
 def test_greedy_self_play_finishes_its_deals() -> None:
     stats = simulate(60, ["greedy"], seed="selfplay").to_json()
     assert stats["ended_by"]["capped"] == 0 and stats["ended_by"]["closure"] > 40
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_greedy_finishes_its_deals_under_every_preset(preset: str) -> None:
+    stats = simulate(12, ["greedy"], seed=f"preset/{preset}", rules=PRESETS[preset]).to_json()
+    assert stats["ended_by"]["capped"] == 0 and stats["deals"] == 12

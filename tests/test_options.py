@@ -334,3 +334,26 @@ def test_set_rejects_unknown_options_and_bad_values() -> None:
     with pytest.raises(ValueError, match="must be one of"):
         CLASSIC.with_options(["stock_out=sometimes"])
     assert CLASSIC.with_options(["target=3000", "meld-out=true"]).meld_out is True
+
+
+def test_D17_kozi_keeps_sets() -> None:
+    kozi = PRESETS["kozi"]
+    assert kozi.set_biribas == "all"
+    deal = position({0: "7S 7H 7D 9C QD"}, phase="play", rules=kozi)
+    assert "meld 7S 7H 7D" in texts(deal)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_D21_the_first_player_sits_right_of_the_dealer_in_every_preset(name: str) -> None:
+    rules = PRESETS[name]
+    for dealer in range(rules.seats):
+        assert Deal.shuffled(dealer, dealer=dealer, rules=rules).to_move == (dealer + 1) % rules.seats
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_D22_no_preset_pays_a_cut_bonus(name: str) -> None:
+    deal = Deal.shuffled(4, rules=PRESETS[name])
+    deal.ended_by = "passes"
+    for part in deal.result().breakdown:
+        assert set(part) == {"melds", "bonuses", "hands", "going_out", "reserve", "total"}
+        assert part["melds"] == part["bonuses"] == part["going_out"] == 0  # nothing for the deal itself
