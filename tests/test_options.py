@@ -357,3 +357,70 @@ def test_D22_no_preset_pays_a_cut_bonus(name: str) -> None:
     for part in deal.result().breakdown:
         assert set(part) == {"melds", "bonuses", "hands", "going_out", "reserve", "total"}
         assert part["melds"] == part["bonuses"] == part["going_out"] == 0  # nothing for the deal itself
+
+
+# --------------------------------------------- found by review: fixed and kept
+def test_option_wild_melds_a_natural_two_is_no_wild() -> None:
+    three = PRESETS["three-handed"]
+    deal = position({0: "AH 2H 3H 9S 9D KC QC 5S"}, melds=(["2S 2D JK"], [], []), phase="play", rules=three)
+    assert "meld AH 2H 3H" in texts(deal)
+    play(deal, "meld AH 2H 3H")  # the checked path agrees with the list
+
+
+def test_option_opening_minimums_reached_by_the_melds_that_empty_the_hand() -> None:
+    atout = PRESETS["atout"]  # reserve_biribas=0: emptying the first hand takes the reserve
+    deal = position({0: "QS QH QD AH AD AC 3H 3D 3C"}, phase="play", rules=atout, match_scores=[1600, 0])
+    assert "meld AH AD AC" in texts(deal)  # 45 + 30 + 15 = 90 by melding all three sets
+    play(deal, "meld AH AD AC", "meld QS QH QD", "meld 3H 3D 3C")
+    assert deal.reserves[0] is not None and deal.opening_value == 90
+
+
+def test_option_take_rule_a_wild_on_top_melds_with_two_naturals() -> None:
+    italian = PRESETS["italian"]
+    deal = position({0: "7H 7S 9C TD QS KD 4C 5D 8S 3S"}, discard="JK", rules=italian, phase="draw", stock=20)
+    assert "take" in texts(deal)
+
+
+def test_option_first_biriba_inactive_reserve_still_counts_the_own_cards() -> None:
+    italian = PRESETS["italian"]
+    deal = position(
+        {0: "3H 4H 5H 6H 7H 8H 9H KS KS KC QS QS JS TC 5C", 1: "6S 6H"},
+        melds=(["4S 5S 6S"], ["8D 9D TD JD QD KD AD", "6D 6D 6C"]),
+        reserves=(None, (1, True)),
+        rules=italian,
+        stock=10,
+        seed=3,
+    )
+    play(deal, "meld 3H 4H 5H 6H 7H 8H 9H", "discard 5C")
+    assert deal.reserves[0] == Reserve(0, False)
+    own = sum(italian.values[c] for c in parse_cards("KS KS KC QS QS JS TC"))
+    deal.ended_by = "closure"
+    deal.closer = 1
+    part = deal.result().breakdown[0]
+    partner = sum(italian.values[c] for c in deal.hand(2))
+    assert part["reserve"] == -100 and part["hands"] == -(own + partner)
+
+
+def test_option_trump_and_super_biriba_pay_the_better_of_the_two() -> None:
+    both = PRESETS["atout"].replace(long_run_bonus=Bonus(400, 200))
+    seven = "3H 4H 5H 6H 7H 8H 9H"
+    eleven = "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
+    assert bonuses(position(melds=([seven], []), rules=both, trump="H")) == 600
+    assert bonuses(position(melds=([eleven], []), rules=both, trump="H")) == 600
+    assert bonuses(position(melds=([eleven], []), rules=both, trump="S")) == 400
+
+
+def test_replay_enforces_vulnerability_with_the_match_totals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from biriba.records import replay_record
+    from biriba.simulate import simulate
+
+    simulate(8, ["greedy"], seed="vulnerable", rules=PRESETS["atout"], save=tmp_path)
+    record = json.loads(next(tmp_path.glob("*.json")).read_text())
+    replay = replay_record(record)
+    totals = [0, 0]
+    for deal in replay.deals:
+        assert deal.match_scores == tuple(totals)  # what opening_minimums is judged on
+        totals = [t + p for t, p in zip(totals, deal.result().team_scores)]
+    assert max(totals) >= 1000  # vulnerability came into play in this match

@@ -23,6 +23,7 @@ from .errors import IllegalActionError, InvalidPositionError
 from .melds import (
     NO_SLOTS,
     Meld,
+    SetMeld,
     WildMeld,
     add_options,
     is_biriba,
@@ -128,6 +129,7 @@ class Deal:
         "passes",
         "phase",
         "reserve_due",
+        "reserve_packets",
         "reserves",
         "rules",
         "sizes",
@@ -168,6 +170,7 @@ class Deal:
     turn_melds: int  # melds the mover made this turn
     opening_value: int  # card value melded this turn while the team opens (option opening_minimums)
     reserve_due: bool  # the mover made the team's first biriba (option reserve_access)
+    reserve_packets: list[tuple[int, ...]]  # per team, the packet it took (private to its holder)
     last_round: bool  # the last stock card was drawn this turn (option stock_out="end")
 
     def __init__(
@@ -228,6 +231,7 @@ class Deal:
         self.turn_melds = 0
         self.opening_value = 0
         self.reserve_due = False
+        self.reserve_packets = [() for _ in range(teams)]
         self.last_round = False
 
     @classmethod
@@ -253,6 +257,7 @@ class Deal:
         opening_value: int = 0,
         reserve_due: bool = False,
         last_round: bool = False,
+        reserve_packets: list[tuple[int, ...]] | None = None,
     ) -> Deal:
         """A deal in progress from its parts (hands as count arrays); checks that all cards are there (R23a)."""
         deal = object.__new__(cls)
@@ -273,6 +278,8 @@ class Deal:
         deal.opening_value = opening_value
         deal.reserve_due = reserve_due
         deal.last_round = last_round
+        if reserve_packets is not None:
+            deal.reserve_packets = reserve_packets
         deal.assert_consistent()
         return deal
 
@@ -321,6 +328,7 @@ class Deal:
         new.turn_melds = self.turn_melds
         new.opening_value = self.opening_value
         new.reserve_due = self.reserve_due
+        new.reserve_packets = self.reserve_packets[:]
         new.last_round = self.last_round
         return new
 
@@ -442,7 +450,7 @@ class Deal:
         top = self.discard[-1]
         naturals = [0 if c in rules.wild_kinds else n for c, n in enumerate(self.hands[seat])]
         naturals[top] += 1
-        with_two = any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules, wilds_ok=False))
+        with_two = any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules))
         alone = [0] * KINDS
         alone[top] = 1
         team = rules.team_of[seat]
@@ -541,7 +549,7 @@ class Deal:
             for action in sorted(plays, key=lambda a: -sum(values[c] for c in a.cards)):
                 trial = self.clone()
                 trial._place(action)
-                if trial.sizes[seat] and (trial.opening_value >= need or trial._opening_reachable(need)):
+                if trial.opening_value >= need or (trial.sizes[seat] and trial._opening_reachable(need)):
                     reachable = True
                     break
         if len(_REACHABLE) > 50_000:
@@ -610,11 +618,7 @@ class Deal:
             return action, None
         canonical, meld = self._resolve(action)
         assert meld is not None
-        if (
-            not self._wilds_ok(team)
-            and any(c in self.rules.wild_kinds for c in action.cards)
-            and not (isinstance(meld, WildMeld))
-        ):
+        if not self._wilds_ok(team) and _places_a_wild(canonical, meld, self.rules):
             raise IllegalActionError("wild_melds", "finish your wild-card meld before using wilds elsewhere")
         if not self._rest_ok(canonical):
             self._refuse_rest(canonical)
@@ -829,7 +833,9 @@ class Deal:
         for c in packet:
             hand[c] += 1
         self.sizes[seat] += len(packet)
-        self.reserves[self.rules.team_of[seat]] = Reserve(seat, active)
+        team = self.rules.team_of[seat]
+        self.reserves[team] = Reserve(seat, active)
+        self.reserve_packets[team] = packet
         self.reserve_due = False
         return packet
 
@@ -917,6 +923,15 @@ def _check_shape(action: Action) -> None:
         raise IllegalActionError("R15", f"a {kind} with {len(cards)} cards and {len(slots)} slots is malformed")
     if end not in (None, "low", "high") or (end is not None and kind != "add"):
         raise IllegalActionError("R13", f"a wild's end is 'low' or 'high', on an add only, not {end!r}")
+
+
+def _places_a_wild(action: Action, meld: Meld, rules: Rules) -> bool:
+    """Does this meld or add put a card down as a wild (not a natural two, not onto a wild-card meld)?"""
+    if isinstance(meld, WildMeld):
+        return False
+    if isinstance(meld, SetMeld):
+        return any(c in rules.wild_kinds for c in action.cards)
+    return any(slot >= 0 for slot in action.slots)
 
 
 def _biribas(n: int) -> str:

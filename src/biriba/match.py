@@ -90,9 +90,7 @@ class Match:
         """Resume a match from its record: replays every deal, keeps the last one open."""
         replay: Replay = replay_record(data, max_turns=max_turns)
         match = cls(replay.rules, replay.players, replay.extra.get("seed"), max_turns)
-        for deal in replay.deals:
-            deal.match_scores = tuple(match.totals)
-            match.deals.append(deal)
+        match.deals.extend(replay.deals)
         return match
 
 

@@ -203,12 +203,13 @@ def meld_bonus(meld: Meld, rules: Rules, trump: int = -1, in_hand: bool = False)
     trumps = meld.suit == trump
     full = rules.trump_full_run_bonus if trumps and rules.trump_full_run_bonus else rules.full_run_bonus
     if meld.size == 13 and full is not None:
-        bonus = full
-    elif rules.long_run_bonus is not None and meld.size >= rules.long_run_size:
-        bonus = rules.long_run_bonus
-    else:
-        bonus = rules.trump_run_bonus if trumps and rules.trump_run_bonus else rules.run_bonus
-    return bonus.of(meld.clean, in_hand)
+        return full.of(meld.clean, in_hand)
+    long = rules.long_run_bonus is not None and meld.size >= rules.long_run_size
+    bonus = (rules.long_run_bonus if long else None) or rules.run_bonus
+    value = bonus.of(meld.clean, in_hand)
+    if trumps and rules.trump_run_bonus:  # the better of the trump and the (super) run bonus (D24)
+        value = max(value, rules.trump_run_bonus.of(meld.clean, in_hand))
+    return value
 
 
 def meld_state(meld: Meld, rules: Rules) -> str:

@@ -25,12 +25,14 @@ RECORD_FORMAT = "biriba-record/1"
 # -------------------------------------------------------------- positions
 def position_to_json(deal: Deal) -> dict[str, Any]:
     """The complete position of a deal in progress (the truth: every card's place)."""
-    return position_json(
+    data = position_json(
         deal,
         hands=[[NAMES[c] for c in deal.hand(s)] for s in range(deal.rules.seats)],
         stock=[NAMES[c] for c in deal.stock_cards],
         packets=[[NAMES[c] for c in p] for p in deal.packets_left],
     )
+    data["reserve_packets"] = [[NAMES[c] for c in p] if p else None for p in deal.reserve_packets]
+    return data
 
 
 def position_from_json(data: dict[str, Any]) -> Deal:
@@ -99,6 +101,8 @@ def _position(data: dict[str, Any]) -> Deal:
         opening_value=int(data.get("opening_value", 0)),
         reserve_due=bool(data.get("reserve_due", False)),
         last_round=bool(data.get("last_round", False)),
+        reserve_packets=[tuple(_cards(p, "reserve packet")) if p else () for p in data.get("reserve_packets", [])]
+        or None,
     )
 
 
@@ -176,6 +180,7 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
     rules = Rules.from_json(data.get("rules", "classic"))
     players = list(data.get("players", [f"Seat {s}" for s in range(rules.seats)]))
     deals: list[Deal] = []
+    totals = [0] * len(rules.teams)  # the match totals each deal starts from (vulnerability)
     raw_deals = data.get("deals", [])
     if not isinstance(raw_deals, list):
         raise NotationError("a record's 'deals' is a list")
@@ -186,6 +191,7 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
             actions = [(int(seat), str(text)) for seat, text in raw.get("actions", [])]
         except (BiribaError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ReplayError(f"deal {number}: a deal has a deck, a dealer and [seat, action] pairs ({exc})") from None
+        deal.match_scores = tuple(totals)
         for index, (seat, text) in enumerate(actions, 1):
             where = f"deal {number}, action {index} ({seat}: {text!r})"
             if deal.is_over:
@@ -205,6 +211,8 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
                 raise ReplayError(f"deal {number}: recorded result {stored} differs from the replay's {got}")
         elif number < len(raw_deals) and not deal.is_over:
             raise ReplayError(f"deal {number}: not finished, yet another deal follows")
+        if deal.is_over:
+            totals = [t + p for t, p in zip(totals, deal.result().team_scores)]
         deals.append(deal)
     extra = {k: v for k, v in data.items() if k not in ("format", "rules", "players", "deals")}
     return Replay(rules, players, deals, extra)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .cards import cards_of
 from .deal import CLOSURE
 from .melds import meld_bonus, meld_value
 
@@ -47,10 +48,11 @@ def score_deal(deal: Deal) -> DealResult:
         reserve = deal.reserves[team]
         hands = 0
         for seat in seats:
+            hands -= sum(values[c] * n for c, n in enumerate(deal.hands[seat]) if n)
             if reserve is not None and not reserve.active and reserve.seat == seat:
-                continue  # R27: the inactive packet costs a flat penalty instead
-            counts = deal.hands[seat]
-            hands -= sum(values[c] * n for c, n in enumerate(counts) if n)
+                # R27: the unplayed packet costs a flat penalty instead of its cards
+                packet = deal.reserve_packets[team] or tuple(cards_of(deal.hands[seat]))
+                hands += sum(values[c] for c in packet)
         if reserve is None:
             reserve_points = -rules.no_reserve_penalty
         elif not reserve.active:

@@ -178,8 +178,8 @@ class GreedyBot:
 def _may_leave(left: int, biribas: int, has_reserve: bool, rules: Rules) -> bool:
     """May a meld leave 0 or 1 card: a reserve pickup to come (R18, R19) or a closure (R22)?"""
     if has_reserve:
-        return left == 1 and biribas >= rules.closure_biribas
-    return biribas >= rules.reserve_biribas
+        return (left == 1 or rules.meld_out) and biribas >= rules.closure_biribas
+    return rules.reserve_access == "empty-hand" and biribas >= rules.reserve_biribas
 
 
 def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:
