@@ -83,3 +83,14 @@ def test_greedy_self_play_finishes_its_deals() -> None:
 def test_greedy_finishes_its_deals_under_every_preset(preset: str) -> None:
     stats = simulate(12, ["greedy"], seed=f"preset/{preset}", rules=PRESETS[preset]).to_json()
     assert stats["ended_by"]["capped"] == 0 and stats["deals"] == 12
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_self_play_records_replay_under_every_preset(preset: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Self-play applies actions unchecked; every one of them must pass the check on replay."""
+    from biriba.records import replay_record
+
+    simulate(6, ["greedy", "random"], seed=f"replay/{preset}", rules=PRESETS[preset], save=tmp_path)
+    for path in tmp_path.glob("*.json"):
+        replay = replay_record(json.loads(path.read_text()))
+        assert all(deal.is_over for deal in replay.deals)
