@@ -96,10 +96,9 @@ class Game:
         while not match.is_over:
             deal = match.current or match.new_deal()
             if not deal.history:
-                self.note(
-                    f"Deal {len(match.deals)}: {self.seat_name(deal.dealer)} deals;"
-                    f" {self.seat_name(deal.to_move)} plays first."
-                )
+                first = "you play" if deal.to_move == HUMAN else f"{self.seat_name(deal.to_move)} plays"
+                deals = "you deal" if deal.dealer == HUMAN else f"{self.seat_name(deal.dealer)} deals"
+                self.note(f"Deal {len(match.deals)}: {deals}; {first} first.")
             if not self.play_deal(deal):
                 self.save()
                 self.console.print("Stopped." + (f" The match is saved in {self.save_path}." if self.save_path else ""))
