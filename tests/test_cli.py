@@ -50,7 +50,7 @@ def test_apply_prints_the_new_position_or_the_result(tmp_path: Path, capsys: pyt
     path = write(tmp_path, "close.json", position_to_json(closing))
     code, out, _ = run(capsys, "apply", path, "discard 9C")
     result = json.loads(out)
-    assert code == 0 and result["ended_by"] == "closure"
+    assert code == 0 and result["ended_by"] == "closure" and result["winners"] == [0]
     for part in result["breakdown"]:
         assert set(part) >= {"melds", "bonuses", "hands", "going_out", "reserve", "total"}
 

@@ -67,7 +67,8 @@ def choose(deal: Deal, rng: random.Random, style: str) -> Action:
 def check_result(deal: Deal) -> None:
     result = deal.result()
     for team, part in enumerate(result.breakdown):
-        assert part["total"] == sum(part[k] for k in PARTS) == result.team_scores[team]
+        assert set(part) - {"total"} <= set(PARTS)
+        assert part["total"] == sum(part.get(k, 0) for k in PARTS) == result.team_scores[team]
 
 
 def check_replay(deal: Deal) -> None:
@@ -104,6 +105,7 @@ def check_views(deal: Deal) -> None:
         allowed = table + Counter(deal.hand(seat))
         if deal.took_single >= 0:
             allowed[deal.took_single] += 1  # everyone saw the one-card pile taken
+        allowed.update(deal.cut_wilds)  # and the wilds the dealer found past the cut (D22)
         seen = visible_cards(view.to_json())
         assert not seen - allowed, f"seat {seat} sees {[NAMES[c] for c in seen - allowed]}"
         assert list(view.hand) == deal.hand(seat)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
-from biriba.cards import JOKER, full_deck, parse_card, parse_cards, suit_of
+from biriba.cards import JOKER, deck_counts, full_deck, parse_card, parse_cards, suit_of
 from biriba.deal import Deal, Reserve
 from biriba.errors import IllegalActionError
 from biriba.match import Match
+from biriba.records import position_from_json, position_to_json
 from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues
 from helpers import play, position, texts
 
@@ -166,7 +168,7 @@ def test_option_closure_biribas_two_for_greek_city() -> None:
     city = CLASSIC.replace(closure_biribas=2)
     one = {"melds": ([RUN], []), "reserves": ((0, True), None), "phase": "play"}
     play(position({0: "9C"}, **one), "discard 9C")
-    refused(position({0: "9C"}, rules=city, **one), "discard 9C", "R22")
+    refused(position({0: "9C"}, rules=city, **one), "discard 9C", "closure_biribas")
     two = position(
         {0: "9C"}, melds=([RUN, "3H 4H 5H 6H 7H 8H 9H"], []), reserves=((0, True), None), phase="play", rules=city
     )
@@ -189,6 +191,64 @@ def test_option_meld_out_goes_out_by_melding() -> None:
     assert play(deal, "meld 3H 4H 5H").ended_by == "closure" and deal.closer == 0
 
 
+def test_option_closure_by_the_reserve_taker_only() -> None:
+    atout = PRESETS["atout"]
+    partner_took = {"melds": ([RUN], []), "reserves": ((2, True), None), "phase": "play"}
+    assert play(position({0: "9C"}, **partner_took), "discard 9C").ended_by == "closure"  # classic: either
+    refused(position({0: "9C"}, rules=atout, **partner_took), "discard 9C", "closure_by")
+    refused(position({0: "TS 9C"}, rules=atout, **partner_took), "add 1 TS", "closure_by")  # R17(a) too
+    assert "discard 9C" not in texts(position({0: "9C"}, rules=atout, **partner_took))
+    taker = position({2: "9C"}, rules=atout, to_move=2, melds=([RUN], []), reserves=((2, True), None), phase="play")
+    assert play(taker, "discard 9C").ended_by == "closure" and taker.closer == 2
+
+
+def test_option_single_take_closure_seed_002_third_condition() -> None:
+    setup = {"melds": ([RUN], []), "reserves": ((0, True), None), "discard": "TS", "phase": "draw"}
+    classic = position({0: "9C"}, **setup)
+    assert play(classic, "take", "add 1 TS", "discard 9C").ended_by == "closure"
+    atout = position({0: "9C"}, rules=PRESETS["atout"], **setup)
+    play(atout, "take")
+    assert atout.took_with_one and texts(atout) == ["discard 9C"]  # keep the taken card: no closure
+    refused(atout, "add 1 TS", "single_take_closure")
+    # holding two cards, or drawing from the stock, the same player may go out
+    two = position({0: "9C 8C"}, rules=PRESETS["atout"], **setup)
+    assert play(two, "take", "add 1 TS", "discard 9C").ended_by is None and not two.took_with_one
+    drawn = position({0: "TS"}, rules=PRESETS["atout"], **{**setup, "discard": "KD"})
+    assert play(drawn, "draw", "add 1 TS").sizes[0] == 1 and not drawn.took_with_one
+    # going out by melding (three-handed) is refused on that turn as well
+    three = PRESETS["three-handed"]
+    meld_out = position(
+        {0: "9C"}, rules=three, melds=([RUN], [], []), reserves=((0, True), None, None), discard="TS", phase="draw"
+    )
+    play(meld_out, "take")
+    refused(meld_out, "add 1 TS", "single_take_closure")
+
+
+def test_option_inactive_reserve_penalty_none_counts_the_packet_as_cards() -> None:
+    italian = PRESETS["italian"]
+    flat = italian.replace(no_reserve_penalty=100, inactive_reserve_penalty=100)
+    packet = "KS KS KC QS QS JS TC 9C 9C 8C 8C"
+    for rules in (italian, flat):
+        deal = position(
+            {0: packet, 1: "6S 6H"},
+            melds=([RUN], ["8D 9D TD JD QD KD AD"]),
+            reserves=((0, False), None),
+            rules=rules,
+            stock=10,
+        )
+        deal.ended_by = "closure"
+        deal.closer = 1
+        ours, theirs = deal.result().breakdown
+        partner = sum(rules.values[c] for c in deal.hand(2))
+        cards = sum(rules.values[c] for c in parse_cards(packet))
+        if rules is italian:  # seed 004: the picked-up packet is hand cards, and no packet costs nothing
+            assert (ours["reserve"], ours["hands"]) == (0, -(cards + partner))
+            assert theirs["reserve"] == 0
+        else:
+            assert (ours["reserve"], ours["hands"]) == (-100, -partner)
+            assert theirs["reserve"] == -100
+
+
 # ------------------------------------------------------------------ turns
 def test_option_take_rule_top_card() -> None:
     top = CLASSIC.replace(take_rule="top-card")
@@ -203,6 +263,14 @@ def test_option_take_rule_top_card() -> None:
     # rules D12: the top card must be usable at once; here melding it would leave one card (R17)
     assert "take" not in texts(position({0: "KC KD"}, discard="2S KS", rules=top, **setup))
     assert "take" not in texts(position({0: "KC JK"}, discard="KS", rules=top, **setup))  # a wild is no natural
+
+
+def test_option_take_rule_a_natural_two_is_natural() -> None:
+    italian = PRESETS["italian"]
+    setup = {"discard": "AH", "rules": italian, "phase": "draw", "stock": 20}
+    assert texts(position({0: "2H 3H 9C QS KD"}, **setup)) == ["draw", "take"]  # AH 2H 3H, all natural
+    assert texts(position({0: "2S 3H 9C QS KD"}, **setup)) == ["draw"]  # 2S would be a wild
+    assert texts(position({0: "2H 4H 9C QS KD"}, **setup)) == ["draw"]  # no meld of three
 
 
 def test_option_upcard_redeal_sends_wilds_and_red_threes_back() -> None:
@@ -310,6 +378,19 @@ def test_option_two_players_and_six_in_three_teams() -> None:
         CLASSIC.replace(seats=3)
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_option_seats_six_brings_the_third_pack_and_two_jokers(name: str) -> None:
+    six = PRESETS[name].with_options(["seats=6"])
+    assert (six.packs, six.jokers, six.deck_size) == (3, 6, 162)
+    deal = Deal.shuffled(1, rules=six)
+    assert deal.stock_count == 162 - 66 - six.packets * 11 - 1 >= 29
+    assert (six.with_options(["seats=4"]).packs, six.with_options(["seats=4"]).jokers) == (2, 4)
+    explicit = PRESETS[name].with_options(["seats=6", "jokers=8"])  # set explicitly: kept
+    assert (explicit.packs, explicit.jokers) == (3, 8)
+    if six.partnerships:
+        assert PRESETS[name].with_options(["seats=6", "packs=2", "jokers=4"]).deck_size == 108
+
+
 def test_option_reserve_per_player_in_individual_play() -> None:
     four = PRESETS["individual"].replace(seats=4)
     deal = position({0: "9C", 1: "8D"}, phase="play", rules=four)
@@ -327,20 +408,29 @@ def test_every_option_round_trips_through_set_and_json() -> None:
 
 
 def test_set_rejects_unknown_options_and_bad_values() -> None:
-    with pytest.raises(ValueError, match="option=value"):
+    with pytest.raises(ValueError, match="no such option; 'biriba rules' lists them"):
         CLASSIC.with_options(["colour=red"])
-    with pytest.raises(ValueError, match=r"invalid literal"):
+    with pytest.raises(ValueError, match="did you mean seats"):
+        CLASSIC.with_options(["seatz=6"])
+    with pytest.raises(ValueError, match="write option=value"):
+        CLASSIC.with_options(["target"])
+    with pytest.raises(ValueError, match=r"^--set target=lots: target takes a whole number$"):
         CLASSIC.with_options(["target=lots"])
+    with pytest.raises(ValueError, match=r"^--set seats=x{40}\.\.\.: seats takes a whole number$"):
+        CLASSIC.with_options(["seats=" + "x" * 4000])  # a long paste is not echoed back whole
     with pytest.raises(ValueError, match="must be one of"):
         CLASSIC.with_options(["stock_out=sometimes"])
     assert CLASSIC.with_options(["target=3000", "meld-out=true"]).meld_out is True
 
 
-def test_D17_kozi_keeps_sets() -> None:
+def test_D17_kozi_melds_runs_only() -> None:
     kozi = PRESETS["kozi"]
-    assert kozi.set_biribas == "all"
-    deal = position({0: "7S 7H 7D 9C QD"}, phase="play", rules=kozi)
-    assert "meld 7S 7H 7D" in texts(deal)
+    assert not kozi.sets
+    deal = position({0: "7S 7H 7D 8S 9S 9C QD"}, phase="play", rules=kozi)
+    assert [t for t in texts(deal) if not t.startswith("discard")] == ["meld 7S 8S 9S"]
+    refused(deal, "meld 7S 7H 7D", "sets")
+    with_sets = position({0: "7S 7H 7D 8S 9S 9C QD"}, phase="play", rules=kozi.replace(sets=True))
+    assert "meld 7S 7H 7D" in texts(with_sets)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -350,13 +440,56 @@ def test_D21_the_first_player_sits_right_of_the_dealer_in_every_preset(name: str
         assert Deal.shuffled(dealer, dealer=dealer, rules=rules).to_move == (dealer + 1) % rules.seats
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
-def test_D22_no_preset_pays_a_cut_bonus(name: str) -> None:
-    deal = Deal.shuffled(4, rules=PRESETS[name])
+# ---------------------------------------------------- the dealer's cut (D22)
+def test_D22_the_cut_misses_the_aim_by_a_rounded_normal_spread() -> None:
+    atout = PRESETS["atout"]
+    misses = Counter(abs(Deal.shuffled(n, rules=atout).cut or 0) for n in range(2000))
+    assert 0.16 < misses[0] / 2000 < 0.24  # a rounded normal of spread 2: 19.7% exact
+    assert 0.30 < misses[1] / 2000 < 0.40  # and 34.9% one card off
+    assert max(misses) <= 10
+    assert Deal.shuffled(5, rules=atout).cut == Deal.shuffled(5, rules=atout).cut  # a function of the deck
+    assert Deal.shuffled(5, rules=CLASSIC).cut is None
+
+
+@pytest.mark.parametrize(("cut", "points"), [(0, 100), (1, 50), (-1, 50), (2, 0), (-5, 0)])
+def test_D22_cut_bonus_goes_to_the_dealers_team_under_its_own_key(cut: int, points: int) -> None:
+    atout = PRESETS["atout"]
+    deal = position(dealer=3, rules=atout, cut=cut)
     deal.ended_by = "passes"
-    for part in deal.result().breakdown:
-        assert set(part) == {"melds", "bonuses", "hands", "going_out", "reserve", "total"}
-        assert part["melds"] == part["bonuses"] == part["going_out"] == 0  # nothing for the deal itself
+    result = deal.result()
+    assert [part["cut"] for part in result.breakdown] == [0, points]  # seat 3 deals for team 1
+    assert result.breakdown[1]["total"] == sum(v for k, v in result.breakdown[1].items() if k != "total")
+    classic = position(dealer=3)
+    classic.ended_by = "passes"
+    assert "cut" not in classic.result().breakdown[1]
+
+
+def test_D22_bottom_wilds_go_to_the_dealers_hand() -> None:
+    rules = PRESETS["atout"]
+    plain = [c for c in full_deck() if c not in rules.wild_kinds]
+    wilds = [c for c in full_deck() if c in rules.wild_kinds]
+    random.Random(7).shuffle(plain)
+    deck = plain[:46] + wilds + plain[46:]  # the twelve wilds lie at deck positions 46..57
+    deal = Deal(deck, dealer=0, rules=rules)
+    assert deal.cut is not None
+    at = 45 + deal.cut  # the aim is 44 cards of the hands plus the upcard
+    expected = 0 if at + 2 < 46 else min(11, 58 - max(at, 46))
+    assert len(deal.cut_wilds) == expected and all(c in rules.wild_kinds for c in deal.cut_wilds)
+    dealer_wilds = sum(deal.hands[0][c] for c in rules.wild_kinds)
+    assert dealer_wilds == expected + sum(c in rules.wild_kinds for c in deck[3 : 44 - expected : 4])
+    assert deal.sizes == [11] * 4 and deal.card_locations() == deck_counts(2, 4)
+    off = Deal(deck, dealer=0, rules=rules.replace(bottom_wilds=False))
+    assert off.cut_wilds == () and off.cut == deal.cut
+    found = Counter(bool(Deal.shuffled(n, rules=rules).cut_wilds) for n in range(1000))
+    assert 0.25 < found[True] / 1000 < 0.36  # a wild among three cards: 30%
+
+
+def test_D22_the_cut_is_public_and_in_the_position() -> None:
+    deal = Deal.shuffled(3, rules=PRESETS["atout"])
+    view = deal.view_for(1)
+    assert view.cut == deal.cut and view.cut_wilds == deal.cut_wilds
+    data = position_to_json(deal)
+    assert data["cut"] == deal.cut and position_from_json(data).cut_wilds == deal.cut_wilds
 
 
 # --------------------------------------------- found by review: fixed and kept
@@ -398,7 +531,12 @@ def test_option_first_biriba_inactive_reserve_still_counts_the_own_cards() -> No
     deal.closer = 1
     part = deal.result().breakdown[0]
     partner = sum(italian.values[c] for c in deal.hand(2))
-    assert part["reserve"] == -100 and part["hands"] == -(own + partner)
+    packet = sum(italian.values[c] for c in deal.reserve_packets[0])
+    assert part["reserve"] == 0 and part["hands"] == -(own + partner + packet)  # seed 004: all are hand cards
+    flat = deal.clone()
+    flat.rules = italian.replace(inactive_reserve_penalty=100)
+    part = flat.result().breakdown[0]
+    assert part["reserve"] == -100 and part["hands"] == -(own + partner)  # R27: -100 instead of the packet
 
 
 def test_option_trump_and_super_biriba_pay_the_better_of_the_two() -> None:
@@ -424,3 +562,11 @@ def test_replay_enforces_vulnerability_with_the_match_totals(tmp_path) -> None: 
         assert deal.match_scores == tuple(totals)  # what opening_minimums is judged on
         totals = [t + p for t, p in zip(totals, deal.result().team_scores)]
     assert max(totals) >= 1000  # vulnerability came into play in this match
+
+
+def test_D24_cyprus_dirty_hiliara_is_worth_less_than_a_dirty_atout_run() -> None:
+    cyprus = PRESETS["cyprus"]
+    twelve = "2H 3H 4H 5H 6H JK=7H 8H 9H TH JH QH KH"
+    thirteen = "AH 2H 3H 4H 5H 6H JK=7H 8H 9H TH JH QH KH"
+    assert bonuses(position(melds=([twelve], []), rules=cyprus, trump="H")) == 300  # dirty atout biriba
+    assert bonuses(position(melds=([thirteen], []), rules=cyprus, trump="H")) == 100  # the seed's dirty hiliara

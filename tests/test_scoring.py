@@ -98,10 +98,24 @@ def test_score_equals_the_sum_of_its_breakdown() -> None:
     deal = position({0: "KC JK", 1: "AS"}, melds=([BIRIBA, "7H 7D JK"], ["QS QH QD"]), reserves=((0, True), None))
     result = over(deal)
     for team, part in enumerate(result.breakdown):
-        assert part["total"] == sum(part[k] for k in PARTS) == result.team_scores[team]
+        assert set(part) - {"total"} <= set(PARTS)
+        assert part["total"] == sum(part.get(k, 0) for k in PARTS) == result.team_scores[team]
 
 
 def test_hand_values_use_every_copy() -> None:
     deal = position({0: "KC KC"}, melds=([BIRIBA], []), reserves=((0, True), None))
     hands = [c for s in (0, 2) for c in deal.hand(s)]
     assert over(deal).breakdown[0]["hands"] == -sum(CLASSIC.values[c] for c in hands)
+
+
+def test_deal_result_names_the_deal_winner_or_a_tie() -> None:
+    # seed 004: "a deal is won by the pair with the highest net score in that deal"
+    from biriba.scoring import DealResult
+
+    won = DealResult((120, 340), ({}, {}), "closure")
+    assert won.winners == (1,) and won.to_json()["winners"] == [1]
+    tied = DealResult((200, 150, 200), ({}, {}, {}), "passes")
+    assert tied.winners == (0, 2) and tied.to_json()["winners"] == [0, 2]
+    deal = position({0: "KC"}, melds=([BIRIBA], []), reserves=((0, True), None))
+    result = over(deal)
+    assert result.winners == (0,) and result.team_scores[0] > result.team_scores[1]

@@ -46,6 +46,7 @@ def test_a_whole_deal_typed_at_the_prompt_then_saved_and_replayed(tmp_path: Path
     assert moves > 0
     assert re.search(r"Deal 1 over: (closure|passes)", child.before)
     assert "deal total" in child.before and "match total" in child.before
+    assert re.search(r"(Your team wins|East & West win|The deal is tied)", child.before)  # seed 004: the deal's winner
     child.sendline("quit")
     child.expect(pexpect.EOF)
     record = json.loads(save.read_text())

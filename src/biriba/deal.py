@@ -18,11 +18,12 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import DRAW, PASS, TAKE, Action
-from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, suit_of
+from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, rank_of, suit_of
 from .errors import IllegalActionError, InvalidPositionError
 from .melds import (
     NO_SLOTS,
     Meld,
+    RunMeld,
     SetMeld,
     WildMeld,
     add_options,
@@ -78,32 +79,71 @@ class Outcome(NamedTuple):
         return self._replace(drawn=-1, packet=())
 
 
-def deal_order(
-    rules: Rules, deck: Sequence[int], dealer: int
-) -> tuple[list[list[int]], list[tuple[int, ...]], int, tuple[int, ...]]:
+#: How far a person's cut lands from the aim: a normal spread of this many cards, rounded
+#: (option ``cut_bonus``; rules D22: about 20% of cuts exact, 35% one card off).
+CUT_SPREAD = 2.0
+
+
+class Layout(NamedTuple):
+    """A deck dealt out (R4): hands, packets, upcard and stock, and how the dealer cut."""
+
+    hands: list[list[int]]
+    packets: list[tuple[int, ...]]
+    upcard: int
+    stock: tuple[int, ...]
+    cut: int | None  # cards the dealer's cut missed the aim by (signed); None if no cut is modelled
+    cut_wilds: tuple[int, ...]  # wilds found just past the cut, in the dealer's hand (option bottom_wilds)
+
+
+def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> Layout:
     """Split a deck, listed top first, into hands, packets, upcard and stock (R4).
 
-    With ``upcard_redeal`` a wild or red-three upcard is shuffled back into the
-    stock and the next card turned, the shuffle seeded by the deck itself so
-    that the deal stays a function of the deck order.
+    With ``cut_bonus`` or ``bottom_wilds`` the dealer cuts, aiming at the
+    cards of the hands and the upcard; the cut misses by a rounded normal
+    error of :data:`CUT_SPREAD` cards.  With ``bottom_wilds`` the three cards
+    just past the cut are looked at: each wild among them goes to the
+    dealer's hand and the next card comes into view, until the three hold no
+    wild; the dealer is then dealt only the rest of the hand (rules D22).
+    With ``upcard_redeal`` a wild or red-three upcard is shuffled back into
+    the stock and the next card turned.  Both draw their randomness from the
+    deck itself, so the deal stays a function of the deck order.
     """
     seats, size = rules.seats, rules.hand_size
+    cards = list(deck)
+    cut: int | None = None
+    found: list[int] = []
+    if rules.cut_bonus or rules.bottom_wilds:
+        aim = seats * size + 1
+        cut = round(random.Random("cut:" + ",".join(map(str, deck))).gauss(0, CUT_SPREAD))
+        cut = max(1 - aim, min(cut, len(cards) - aim - 4))
+        if rules.bottom_wilds:
+            at = aim + cut
+            while len(found) < size:
+                seen = next((i for i in range(at, at + 3) if cards[i] in rules.wild_kinds), None)
+                if seen is None:
+                    break
+                found.append(cards.pop(seen))
     hands: list[list[int]] = [[] for _ in range(seats)]
-    for i in range(seats * size):
-        hands[(dealer + 1 + i) % seats].append(deck[i])
-    at = seats * size
+    hands[dealer].extend(found)
+    at = 0
+    for _ in range(size):
+        for step in range(1, seats + 1):
+            hand = hands[(dealer + step) % seats]
+            if len(hand) < size:
+                hand.append(cards[at])
+                at += 1
     packets = []
     for _ in range(rules.packets):
-        packets.append(tuple(deck[at : at + rules.packet_size]))
+        packets.append(tuple(cards[at : at + rules.packet_size]))
         at += rules.packet_size
-    upcard = deck[at]
-    stock = list(deck[at + 1 :])
+    upcard = cards[at]
+    stock = cards[at + 1 :]
     if rules.upcard_redeal:
         shuffle = random.Random(",".join(map(str, deck)))
         while upcard in rules.wild_kinds or upcard in RED_THREES:
             stock.insert(shuffle.randrange(len(stock) + 1), upcard)
             upcard = stock.pop(0)
-    return hands, packets, upcard, tuple(stock)
+    return Layout(hands, packets, upcard, tuple(stock), cut, tuple(found))
 
 
 class Deal:
@@ -112,6 +152,8 @@ class Deal:
     __slots__ = (
         "biribas",
         "closer",
+        "cut",
+        "cut_wilds",
         "dealer",
         "deck",
         "discard",
@@ -137,6 +179,7 @@ class Deal:
         "stock_pos",
         "to_move",
         "took_single",
+        "took_with_one",
         "trump",
         "turn",
         "turn_melds",
@@ -172,6 +215,9 @@ class Deal:
     reserve_due: bool  # the mover made the team's first biriba (option reserve_access)
     reserve_packets: list[tuple[int, ...]]  # per team, the packet it took (private to its holder)
     last_round: bool  # the last stock card was drawn this turn (option stock_out="end")
+    took_with_one: bool  # the mover held one card when taking a one-card pile (option single_take_closure)
+    cut: int | None  # cards the dealer's cut missed the aim by (options cut_bonus, bottom_wilds)
+    cut_wilds: tuple[int, ...]  # wilds the dealer found past the cut (option bottom_wilds)
 
     def __init__(
         self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
@@ -183,14 +229,17 @@ class Deal:
             )
         if not 0 <= dealer < rules.seats:
             raise InvalidPositionError(f"dealer must be a seat 0..{rules.seats - 1}")
-        hands, packets, upcard, stock = deal_order(rules, deck, dealer)
+        layout = deal_order(rules, deck, dealer)
         teams = len(rules.teams)
-        self._setup(rules, dealer, [counts_of(h) for h in hands], [[] for _ in range(teams)], [upcard], stock)
-        self.packets = tuple(packets)
+        hands = [counts_of(h) for h in layout.hands]
+        self._setup(rules, dealer, hands, [[] for _ in range(teams)], [layout.upcard], layout.stock)
+        self.packets = tuple(layout.packets)
         self.deck = tuple(deck)
         self.max_turns = max_turns
-        if rules.trump == "upcard" and upcard != JOKER:
-            self.trump = suit_of(upcard)
+        self.cut = layout.cut
+        self.cut_wilds = layout.cut_wilds
+        if rules.trump == "upcard" and layout.upcard != JOKER:
+            self.trump = suit_of(layout.upcard)
 
     def _setup(
         self,
@@ -233,6 +282,9 @@ class Deal:
         self.reserve_due = False
         self.reserve_packets = [() for _ in range(teams)]
         self.last_round = False
+        self.took_with_one = False
+        self.cut = None
+        self.cut_wilds = ()
 
     @classmethod
     def from_position(
@@ -258,6 +310,9 @@ class Deal:
         reserve_due: bool = False,
         last_round: bool = False,
         reserve_packets: list[tuple[int, ...]] | None = None,
+        took_with_one: bool = False,
+        cut: int | None = None,
+        cut_wilds: tuple[int, ...] = (),
     ) -> Deal:
         """A deal in progress from its parts (hands as count arrays); checks that all cards are there (R23a)."""
         deal = object.__new__(cls)
@@ -280,6 +335,9 @@ class Deal:
         deal.last_round = last_round
         if reserve_packets is not None:
             deal.reserve_packets = reserve_packets
+        deal.took_with_one = took_with_one
+        deal.cut = cut
+        deal.cut_wilds = cut_wilds
         deal.assert_consistent()
         return deal
 
@@ -330,6 +388,9 @@ class Deal:
         new.reserve_due = self.reserve_due
         new.reserve_packets = self.reserve_packets[:]
         new.last_round = self.last_round
+        new.took_with_one = self.took_with_one
+        new.cut = self.cut
+        new.cut_wilds = self.cut_wilds
         return new
 
     # ------------------------------------------------------------ queries
@@ -412,7 +473,7 @@ class Deal:
                     not opening or self._opening_ok(action)
                 ):
                     yield action
-        if size >= 2 or self._may_empty_by_discard(team):
+        if size >= 2 or self._may_empty_by_discard():
             if opening and 0 < self.opening_value < self._opening_minimum(team):
                 return  # the first melding is not yet worth its minimum (option opening_minimums)
             for code in range(KINDS):
@@ -448,25 +509,57 @@ class Deal:
         """
         rules = self.rules
         top = self.discard[-1]
-        naturals = [0 if c in rules.wild_kinds else n for c, n in enumerate(self.hands[seat])]
-        naturals[top] += 1
-        with_two = any(m.size == 3 and top in m.cards() for m in meld_options(naturals, rules))
-        alone = [0] * KINDS
-        alone[top] = 1
-        team = rules.team_of[seat]
-        if not with_two and not any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
-            return False
+        if not self._meld_of_three(seat, top):
+            alone = [0] * KINDS
+            alone[top] = 1
+            team = rules.team_of[seat]
+            if not any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
+                return False
         trial = self.clone()
         trial._do_take(seat)
         return any(a.kind != "discard" and top in a.cards for a in trial._play_actions())
 
+    def _meld_of_three(self, seat: int, top: int) -> bool:
+        """Does ``top`` make a meld with two natural cards of the hand (seed 004's take rule)?
+
+        A two of the run's suit on rank 2 is natural there (R9); a wild top
+        card may be the meld's one wild.
+        """
+        rules = self.rules
+        wild_kinds = rules.wild_kinds
+        top_wild = top in wild_kinds
+        rank, suit = rank_of(top), suit_of(top)
+        counts = [0] * KINDS
+        for code, n in enumerate(self.hands[seat]):
+            if n and (top_wild or rank_of(code) == rank or (code != JOKER and suit_of(code) == suit)):
+                counts[code] = n
+        counts[top] += 1
+        for meld in meld_options(counts, rules):
+            if meld.size == 3 and top in meld.cards():
+                wilds = [c for _, c in meld.wilds] if isinstance(meld, RunMeld) else list(meld.wilds)
+                if not wilds or (top_wild and wilds == [top]):
+                    return True
+        return False
+
     def _has_play_action(self) -> bool:
         return next(iter(self._play_actions()), None) is not None
 
-    def _can_close(self, team: int) -> bool:
-        """R22 and its options: a biriba (or more), the reserve taken, perhaps a run and a set."""
+    def _can_close(self) -> bool:
+        """May the mover go out (R22 and its options)?
+
+        A biriba (or more), the reserve taken (perhaps by this very player),
+        not on the turn of a one-card take with one card in hand, perhaps a
+        run and a set on the table.
+        """
         rules = self.rules
-        if self.reserves[team] is None or self.biribas[team] < rules.closure_biribas:
+        seat = self.to_move
+        team = rules.team_of[seat]
+        reserve = self.reserves[team]
+        if reserve is None or self.biribas[team] < rules.closure_biribas:
+            return False
+        if rules.closure_by == "reserve-taker" and reserve.seat != seat:
+            return False
+        if self.took_with_one and not rules.single_take_closure:
             return False
         if rules.closure_run_and_set:
             kinds = {m.kind for m in self.melds[team]}
@@ -483,18 +576,17 @@ class Deal:
             and self.packets_taken < len(self.packets)
         )
 
-    def _may_empty_by_discard(self, team: int) -> bool:
+    def _may_empty_by_discard(self) -> bool:
         """May the mover's last card go to the pile: a closure (R22) or a reserve pickup (R19)?"""
-        return self._can_close(team) or self._can_pick_up(team)
+        return self._can_close() or self._can_pick_up(self.rules.team_of[self.to_move])
 
-    def _may_empty_by_meld(self, team: int) -> bool:
+    def _may_empty_by_meld(self) -> bool:
         """May a meld or add empty the hand: a reserve pickup (R18), or going out (option meld_out)?"""
-        return self._can_pick_up(team) or (self.rules.meld_out and self._can_close(team))
+        return self._can_pick_up(self.rules.team_of[self.to_move]) or (self.rules.meld_out and self._can_close())
 
     def _rest_ok(self, action: Action) -> bool:
         """R17/R18/R21/R30: may this meld or add leave the mover with the cards it leaves?"""
         seat = self.to_move
-        team = self.rules.team_of[seat]
         k = self.sizes[seat] - len(action.cards)
         took = self.took_single
         if k >= 2 and (took < 0 or self.hands[seat][took] - action.cards.count(took) < k):
@@ -502,9 +594,9 @@ class Deal:
         trial = self.clone()  # judge on the table as the action leaves it
         trial._place(action)
         if k == 0:
-            return trial._may_empty_by_meld(team)
+            return trial._may_empty_by_meld()
         if k == 1:  # R17(a): the last card must be a legal final discard
-            return not (took >= 0 and trial.hands[seat][took]) and trial._may_empty_by_discard(team)
+            return not (took >= 0 and trial.hands[seat][took]) and trial._may_empty_by_discard()
         return trial._has_play_action()  # R30: every card left is barred by R16
 
     def _opening_minimum(self, team: int) -> int:
@@ -665,21 +757,31 @@ class Deal:
             raise IllegalActionError(
                 "opening_minimums", f"your team's first melding is worth {self.opening_value}; it needs {minimum}"
             )
-        if self.sizes[self.to_move] > 1 or self._may_empty_by_discard(team):
+        if self.sizes[self.to_move] > 1 or self._may_empty_by_discard():
             return
-        self._refuse_emptying(team)
+        self._refuse_emptying()
 
-    def _refuse_emptying(self, team: int, by_meld: bool = False) -> None:
+    def _refuse_emptying(self, by_meld: bool = False) -> None:
         """Say why the mover's hand may not empty now (R18..R22 and their options)."""
         rules = self.rules
-        if self.reserves[team] is not None:
+        seat = self.to_move
+        team = rules.team_of[seat]
+        reserve = self.reserves[team]
+        if reserve is not None:
             if by_meld and not rules.meld_out:
                 raise IllegalActionError(
                     "R22", "with your team's reserve taken, go out by discarding, never by melding"
                 )
-            if self.biribas[team] < rules.closure_biribas:
+            if rules.closure_by == "reserve-taker" and reserve.seat != seat:
                 raise IllegalActionError(
-                    "R22", f"going out needs {_biribas(rules.closure_biribas)} on your team's table"
+                    "closure_by", "only your partner, who took your team's reserve, may go out; keep a card"
+                )
+            if self.biribas[team] < rules.closure_biribas:
+                self._refuse_biribas(rules.cite("R22", "closure_biribas"), "going out needs", rules.closure_biribas)
+            if self.took_with_one and not rules.single_take_closure:
+                raise IllegalActionError(
+                    "single_take_closure",
+                    "you held one card and took the pile's single card: you may not go out this turn",
                 )
             raise IllegalActionError("closure_run_and_set", "going out also needs a run and a set on your team's table")
         if rules.reserve_access == "first-biriba":
@@ -687,9 +789,20 @@ class Deal:
                 "reserve_access", "your reserve comes with your team's first biriba; until you have it, keep a card"
             )
         if self.biribas[team] < rules.reserve_biribas:
-            need = _biribas(rules.reserve_biribas)
-            raise IllegalActionError("R18" if by_meld else "R21", f"your hand may empty only when your team has {need}")
+            rule = rules.cite("R18" if by_meld else "R21", "reserve_biribas")
+            self._refuse_biribas(rule, "your hand may empty only when your team has", rules.reserve_biribas)
         raise IllegalActionError("R20", "no reserve packet is left for your team")
+
+    def _refuse_biribas(self, rule: str, needs: str, count: int) -> None:
+        """Too few biribas: name option ``set_biribas`` when a long set of the team does not count."""
+        rules = self.rules
+        team = rules.team_of[self.to_move]
+        reason = f"{needs} {_biribas(count)} on your team's table"
+        long_sets = [m for m in self.melds[team] if isinstance(m, SetMeld) and m.size >= rules.biriba_size]
+        if any(not is_biriba(m, rules) for m in long_sets):
+            kinds = "runs and sets of aces" if rules.set_biribas == "aces" else "runs"
+            raise IllegalActionError("set_biribas", f"{reason}, and under these rules only {kinds} are biribas")
+        raise IllegalActionError(rule, reason)
 
     def _refuse_rest(self, action: Action) -> None:
         """Say which of R17..R22, R30 a meld or add breaks by what it leaves in hand."""
@@ -699,11 +812,18 @@ class Deal:
         trial = self.clone()
         trial._place(action)
         if k == 0:
-            trial._refuse_emptying(team, by_meld=True)
+            trial._refuse_emptying(by_meld=True)
         if k == 1:
             took = self.took_single
             if took >= 0 and trial.hands[seat][took]:
                 raise IllegalActionError("R17", f"your last card would be the single {card_name(took)} you took (R16)")
+            if trial.reserves[team] is not None:  # the last card could only go out: say why it may not
+                try:
+                    trial._refuse_emptying()
+                except IllegalActionError as why:
+                    raise IllegalActionError(
+                        why.rule, f"keep at least 2 cards, as your last one could not go out: {why.reason}"
+                    ) from None
             raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
         raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
 
@@ -748,7 +868,7 @@ class Deal:
             self.sizes[seat] -= 1
             self.discard.append(card)
             if not self.sizes[seat]:
-                if self._can_close(team):  # R22
+                if self._can_close():  # R22
                     return self._close(seat, action)
                 packet = self._pick_up_reserve(seat, active=False)  # R19
                 return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
@@ -816,6 +936,7 @@ class Deal:
 
     def _do_take(self, seat: int) -> tuple[int, ...]:
         taken = tuple(self.discard)
+        self.took_with_one = len(taken) == 1 and self.sizes[seat] == 1
         hand = self.hands[seat]
         for c in taken:
             hand[c] += 1
@@ -849,6 +970,7 @@ class Deal:
         self.to_move = (self.to_move + 1) % self.rules.seats
         self.phase = DRAW_PHASE
         self.took_single = -1
+        self.took_with_one = False
         self.turn += 1
         return None
 

@@ -255,14 +255,14 @@ def parse_meld(tokens: Sequence[str] | str, rules: Rules) -> Meld:
 
 
 def _table_set(cards: list[int], rules: Rules) -> SetMeld:
+    if not rules.sets:
+        raise NotationError("these rules meld runs only, no sets (option sets)")
     naturals = tuple(sorted(c for c in cards if c not in rules.wild_kinds))
     wilds = tuple(sorted(c for c in cards if c in rules.wild_kinds))
     if rank_of(naturals[0]) == 1 and rules.twos_wild:
         raise NotationError("there is no set of twos while twos are wild (R7)")
     if len(wilds) > rules.max_wilds(len(naturals)):
-        raise NotationError(
-            f"a set of {len(naturals)} naturals holds at most {rules.max_wilds(len(naturals))} wild (R7)"
-        )
+        raise NotationError(str(too_many_wilds(rules, "set", len(naturals), len(wilds))))
     if len(cards) < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R7)")
     return SetMeld(rank_of(naturals[0]), naturals, wilds)
@@ -317,7 +317,7 @@ def _table_run(cards: list[int], slots: list[int], rules: Rules) -> RunMeld:
         raise NotationError("twos are not wild under these rules (R6)")
     naturals = best.size - len(best.wilds)
     if len(best.wilds) > rules.max_wilds(naturals):
-        raise NotationError(f"a run of {naturals} naturals holds at most {rules.max_wilds(naturals)} wild (R8)")
+        raise NotationError(str(too_many_wilds(rules, "run", naturals, len(best.wilds))))
     if best.size < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R8)")
     return best
@@ -384,7 +384,9 @@ def meld_placements(
 
 
 def _set_ranks(rules: Rules) -> tuple[int, ...]:
-    """Ranks that form sets: not the two while twos are wild (R7)."""
+    """Ranks that form sets: not the two while twos are wild (R7), none when sets are off (option sets)."""
+    if not rules.sets:
+        return ()
     return SET_RANKS if rules.twos_wild else ALL_RANKS
 
 
@@ -904,18 +906,22 @@ def explain_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Il
     """Why these cards make no legal meld, naming the rule."""
     text = format_placed(cards, slots)
     if len(cards) < rules.min_meld:
-        return IllegalActionError("R7", f"a meld needs at least {rules.min_meld} cards, not {len(cards)} ({text})")
+        return IllegalActionError(
+            rules.cite("R7", "min_meld"), f"a meld needs at least {rules.min_meld} cards, not {len(cards)} ({text})"
+        )
     wild_like = [c for c in cards if c in rules.wild_kinds]
     naturals = [c for c in cards if c not in rules.wild_kinds]
     limit = rules.max_wilds(len(naturals))
     has_slots = any(s >= 0 for s in slots)
     if has_slots and naturals and len({rank_of(c) for c in naturals}) == 1 and len(naturals) > 1:
         return IllegalActionError("R10", f"a wild in a set takes no slot ({text})")
+    if not has_slots and not rules.sets and len(naturals) > 1 and len({rank_of(c) for c in naturals}) == 1:
+        return IllegalActionError("sets", f"these rules meld runs only, no sets ({text})")
     if not has_slots and naturals and len({rank_of(c) for c in naturals}) == 1:
         rank = RANKS[rank_of(naturals[0])]
-        if len(wild_like) > limit:
-            return IllegalActionError("R7", f"this set may hold {limit} wild; {text} has {len(wild_like)}")
-        if len(naturals) + min(len(wild_like), limit) < rules.min_meld:
+        if len(wild_like) > limit and rules.sets:
+            return too_many_wilds(rules, "set", len(naturals), len(wild_like), text)
+        if len(naturals) + min(len(wild_like), limit) < rules.min_meld and rules.sets:
             return IllegalActionError("R7", f"not enough {rank}s for a set: {text}")
     if not naturals and not any(is_two(c) for c in cards):
         return IllegalActionError("R7", f"a meld needs natural cards; no set of jokers ({text})")
@@ -925,8 +931,41 @@ def explain_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Il
     return IllegalActionError(reason[0], f"{reason[1]} ({text})")
 
 
+def too_many_wilds(rules: Rules, kind: str, naturals: int, wilds: int, text: str = "") -> IllegalActionError:
+    """A meld that would hold more wilds than its naturals allow: R7/R8, or option ``wild_limit`` in words."""
+    where = f" ({text})" if text else ""
+    if rules.wild_limit == "one":
+        rule = "R7" if kind == "set" else "R8"
+        extra = " besides a natural two" if kind == "run" else ""
+        return IllegalActionError(rule, f"a {kind} holds at most one wild{extra}; this one would hold {wilds}{where}")
+    limit = rules.max_wilds(naturals)
+    return IllegalActionError(
+        "wild_limit",
+        f"a meld holds at most one wild per two naturals: {_count(naturals, 'natural')} allow"
+        f"{'s' if naturals == 1 else ''} {_count(limit, 'wild')}, and this {kind} would hold {wilds}{where}",
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _slotted_naturals(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> IllegalActionError | None:
+    """A slot named for a card that is no wild under these rules (option ``twos_wild``)."""
+    for card, slot in zip(cards, slots):
+        if slot >= 0 and card not in rules.wild_kinds:
+            return IllegalActionError(
+                "twos_wild",
+                f"only jokers are wild under these rules: {card_name(card)} cannot stand for {card_name(slot)}",
+            )
+    return None
+
+
 def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tuple[str, str]:
     """The first rule a would-be run breaks."""
+    not_wild = _slotted_naturals(cards, slots, rules)
+    if not_wild is not None:
+        return not_wild.rule, not_wild.reason
     slot_suits = {suit_of(s) for s in slots if s >= 0}
     plain = [c for c, s in zip(cards, slots) if s < 0]
     candidate_suits = slot_suits or {suit_of(c) for c in plain if c != JOKER and not is_two(c)}
@@ -937,15 +976,18 @@ def _run_reason(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> tup
     naturals = [c for c in plain if c != JOKER and suit_of(c) == suit]
     if len([c for c in naturals if c == two]) > 1:
         naturals.remove(two)
-    foreign = [c for c in plain if c != JOKER and suit_of(c) != suit and not is_two(c)]
+    foreign = [c for c in plain if c not in rules.wild_kinds and suit_of(c) != suit]
     if foreign:
+        if is_two(foreign[0]):
+            return "twos_wild", f"only jokers are wild under these rules: {card_name(foreign[0])} is no wild"
         return "R8", f"{card_name(foreign[0])} is not of the run's suit {SUITS[suit]}"
     ranks = [rank_of(c) for c in naturals]
     if len(set(ranks)) != len(ranks):
         return "R8", "a run holds each rank once"
     wild_count = len(cards) - len(naturals)
     if wild_count > rules.max_wilds(len(naturals)):
-        return "R8", f"this run may hold {rules.max_wilds(len(naturals))} wild besides a natural two"
+        error = too_many_wilds(rules, "run", len(naturals), wild_count)
+        return error.rule, error.reason
     if len(cards) > 13:
         return "R8", "a run has at most 13 cards"
     if 0 in ranks and 12 in ranks and (1 in ranks or 2 in ranks):
@@ -981,7 +1023,7 @@ def explain_add(
     target = meld.text()
     wild_like = [c for c in cards if c in rules.wild_kinds]
     if isinstance(meld, WildMeld):
-        return IllegalActionError("R7", f"only wilds go onto the wild-card meld {target}")
+        return IllegalActionError("wild_melds", f"only wilds go onto the wild-card meld {target}")
     if isinstance(meld, SetMeld):
         rank = meld.rank
         wrong = [c for c in cards if c not in rules.wild_kinds and rank_of(c) != rank]
@@ -989,23 +1031,35 @@ def explain_add(
             return IllegalActionError("R7", f"{card_name(wrong[0])} does not fit the set of {RANKS[rank]}s ({target})")
         if any(s >= 0 for s in slots):
             return IllegalActionError("R10", "a wild in a set takes no slot")
-        if meld.wilds and wild_like:
+        if rules.wild_limit == "one" and meld.wilds and wild_like:
             return IllegalActionError("R14", f"the set {target} already holds a wild")
         if rules.wild_limit == "one" and len(wild_like) > 1:
             return IllegalActionError("R14", "never two wilds in a meld, not even for a moment")
-        return IllegalActionError("R7", f"too many wilds for the naturals of the set ({text})")
+        natural_count = len(meld.naturals) + len(cards) - len(wild_like)
+        return too_many_wilds(rules, "set", natural_count, len(meld.wilds) + len(wild_like), text)
     assert isinstance(meld, RunMeld)
     suit, two = meld.suit, 4 + meld.suit
-    hand_wilds = [c for c, s in zip(cards, slots) if c == JOKER or (is_two(c) and c != two) or s >= 0]
+    not_wild = _slotted_naturals(cards, slots, rules)
+    if not_wild is not None:
+        return not_wild
+    hand_wilds = [c for c, s in zip(cards, slots) if (c in rules.wild_kinds and c != two) or s >= 0]
     if rules.wild_limit == "one" and meld.wilds and hand_wilds:
         return IllegalActionError("R14", f"a wild may not be added to {target}, which already holds one")
     if rules.wild_limit == "one" and len(hand_wilds) > 1:
         return IllegalActionError("R14", "only 1 wild may go onto a run")
     naturals = [c for c in cards if c not in hand_wilds]
+    if rules.wild_limit != "one":
+        wilds = len(meld.wilds) + len(hand_wilds)
+        if wilds > rules.max_wilds(meld.size - len(meld.wilds) + len(naturals)):
+            return too_many_wilds(rules, "run", meld.size - len(meld.wilds) + len(naturals), wilds, text)
     table = range(meld.lo, meld.hi + 1)
     if meld.wilds and two in naturals and not _two_fits_natural(table, [c for c in naturals if c != two]):
         return IllegalActionError("R14", f"{card_name(two)} cannot be natural here, and {target} already holds a wild")
     wrong = [c for c in naturals if suit_of(c) != suit]
+    if wrong and is_two(wrong[0]) and not rules.twos_wild:
+        return IllegalActionError(
+            "twos_wild", f"only jokers are wild under these rules: {card_name(wrong[0])} is no wild"
+        )
     if wrong:
         return IllegalActionError("R8", f"{card_name(wrong[0])} is not of the run's suit {SUITS[suit]} ({target})")
     table_ranks = {rank_of(POS_CODE[suit][p]) for p in range(meld.lo, meld.hi + 1)}

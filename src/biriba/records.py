@@ -103,6 +103,9 @@ def _position(data: dict[str, Any]) -> Deal:
         last_round=bool(data.get("last_round", False)),
         reserve_packets=[tuple(_cards(p, "reserve packet")) if p else () for p in data.get("reserve_packets", [])]
         or None,
+        took_with_one=bool(data.get("took_with_one", False)),
+        cut=None if data.get("cut") is None else int(data["cut"]),
+        cut_wilds=tuple(_cards(data.get("cut_wilds", []), "cut_wilds")),
     )
 
 

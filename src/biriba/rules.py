@@ -12,6 +12,7 @@ on the command line, parsed by :meth:`Rules.with_options`).  Rule ids
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -84,6 +85,10 @@ CHOICES: dict[str, dict[str, str]] = {
         "aces": "runs only, plus a set of 7+ aces",
         "none": "runs only",
     },
+    "closure_by": {
+        "either": "either partner may go out (R22)",
+        "reserve-taker": "only the player who took the team's reserve may go out",
+    },
     "reserve_access": {
         "empty-hand": "a player who empties the hand takes the reserve (R18, R19)",
         "first-biriba": "the player who makes the team's first biriba takes it at the end of that turn",
@@ -122,10 +127,13 @@ class Rules:
     packet_size: int = 11
     dealer_step: int = 1  # the next dealer is dealer + step (1: to the right, -1: to the left)
     upcard_redeal: bool = False  # a wild or red three upcard goes back into the stock
+    cut_bonus: tuple[int, ...] = ()  # the dealer's points for a cut exactly on the aim, one card off, ...
+    bottom_wilds: bool = False  # wilds just past the dealer's cut go to the dealer's hand
     trump: str = "none"
     # melds (R6..R14)
     twos_wild: bool = True
     min_meld: int = 3
+    sets: bool = True  # sets of one rank may be melded; else runs only
     wild_limit: str = "one"
     biriba_size: int = 7
     set_biribas: str = "all"
@@ -140,6 +148,8 @@ class Rules:
     closure_biribas: int = 1  # biribas a team needs, its reserve taken, to go out
     closure_run_and_set: bool = False  # going out also needs a run and a set on the team's table
     meld_out: bool = False  # a player may go out by melding the last card (no discard)
+    closure_by: str = "either"
+    single_take_closure: bool = True  # holding one card, a player may take a one-card pile and go out
     # scoring (R24..R28)
     card_values: CardValues = field(default_factory=CardValues)
     run_bonus: Bonus = Bonus(200, 100)
@@ -153,7 +163,7 @@ class Rules:
     wild_meld_bonus: Bonus = Bonus(750, 750, (1000, 1000))
     going_out_bonus: int = 100
     no_reserve_penalty: int = 100
-    inactive_reserve_penalty: int = 100
+    inactive_reserve_penalty: int | None = 100  # None: the packet's cards count as cards in hand
     # match (R29)
     target: int = 5000
     target_rule: str = "exceed"
@@ -177,6 +187,10 @@ class Rules:
             raise NotationError("dealer_step is 1 (to the right) or -1 (to the left)")
         if self.wild_melds and not self.twos_wild and self.jokers < self.min_meld:
             raise NotationError("wild_melds needs enough wilds for a meld")
+        if self.closure_run_and_set and not self.sets:
+            raise NotationError("closure_run_and_set needs a set on the table, but sets=false melds runs only")
+        if any(points < 0 for points in self.cut_bonus):
+            raise NotationError("cut_bonus: points for an exact cut, one card off, ... (none below 0)")
 
     # ---- derived data, computed once per configuration ----
     @cached_property
@@ -248,10 +262,27 @@ class Rules:
         return top[0] if top is not None and len(top) == 1 else None
 
     # ---- options as data ----
+    def cite(self, rule: str, option: str) -> str:
+        """The id a refusal names: ``option`` when these rules change it from classic, else ``rule``.
+
+        notation.md: a refusal names "the R number or the variant option it breaks".
+        """
+        return option if getattr(self, option) != getattr(CLASSIC, option) else rule
+
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed; the name records that it was changed."""
+        """A copy with some options changed; the name records that it was changed.
+
+        A new number of seats brings its own deck (two packs and four jokers,
+        three and six from five players on, seed 002) unless the deck is set
+        too or was not the standard one.
+        """
         if "name" not in changes:
             changes["name"] = self.name if self.name.endswith("*") else self.name + "*"
+        seats = changes.get("seats", self.seats)
+        if seats != self.seats and (self.packs, self.jokers) == standard_deck(self.seats):
+            packs, jokers = standard_deck(seats) if isinstance(seats, int) else (self.packs, self.jokers)
+            changes.setdefault("packs", packs)
+            changes.setdefault("jokers", jokers)
         try:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:
@@ -263,8 +294,12 @@ class Rules:
         for text in assignments:
             key, sep, value = text.partition("=")
             key = key.strip().replace("-", "_")
-            if not sep or key not in OPTION_NAMES:
-                raise NotationError(f"--set {text!r}: write option=value; options: {', '.join(OPTION_NAMES)}")
+            if not sep:
+                raise NotationError(f"--set {_short(text)}: write option=value, e.g. --set target=3000")
+            if key not in OPTION_NAMES:
+                close = difflib.get_close_matches(key, OPTION_NAMES, n=1, cutoff=0.75)
+                hint = f"did you mean {close[0]}? " if close else ""
+                raise NotationError(f"--set {_short(text)}: no such option; {hint}'biriba rules' lists them")
             changes[key] = parse_option(key, value.strip())
         return self.replace(**changes) if changes else self
 
@@ -304,21 +339,33 @@ class Rules:
         return base.replace(**changes)
 
 
+def standard_deck(seats: int) -> tuple[int, int]:
+    """Packs and jokers for a table: 2 and 4 (108 cards), 3 and 6 from five players on (seed 002, l. 5).
+
+    Five players alone need 111 cards for their hands, packets and upcard, so
+    they take the six-player deck too.
+    """
+    return (3, 6) if seats >= 5 else (2, 4)
+
+
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
 
 #: One line per option, for ``biriba rules`` and the docs.
 OPTION_HELP: dict[str, str] = {
     "seats": "number of players, 2 to 6",
     "partnerships": "true: partners opposite (4 or 6 seats); false: every player alone, with a reserve each",
-    "packs": "52-card packs in the deck (3 for six players)",
-    "jokers": "jokers in the deck (6 for six players)",
+    "packs": "52-card packs in the deck (a new seats value brings 3 from five players on)",
+    "jokers": "jokers in the deck (a new seats value brings 6 from five players on)",
     "hand_size": "cards dealt to each player",
     "packet_size": "cards in each reserve packet",
     "dealer_step": "the next dealer: 1 to the right (with play), -1 to the left",
     "upcard_redeal": "a wild or red-three upcard goes back into the stock and the next is turned (004)",
+    "cut_bonus": "the dealer's points for cutting exactly, one card off, ..., or none (002: 100,50)",
+    "bottom_wilds": "wilds found just past the dealer's cut go to the dealer's hand (002)",
     "trump": "none, or upcard: the upcard's suit pays the trump bonuses (001 kozi, 002 atout)",
     "twos_wild": "twos are wild (false: only jokers are, 004's house rule)",
     "min_meld": "cards in the smallest meld",
+    "sets": "sets of one rank may be melded (false: runs only, 001 kozi)",
     "wild_limit": "one: one wild per meld; half: one wild per two naturals (004)",
     "biriba_size": "cards that make a meld a biriba",
     "set_biribas": "which sets count as biribas: all, aces (004: runs only plus aces), none",
@@ -331,6 +378,8 @@ OPTION_HELP: dict[str, str] = {
     "closure_biribas": "biribas a team needs to go out (2: Greek city, 004)",
     "closure_run_and_set": "going out also needs a run and a set on the team's table (004)",
     "meld_out": "a player may go out by melding the last card, without a discard (002 non-partnership)",
+    "closure_by": "who may go out: either partner (R22), or only the reserve-taker (001, 002)",
+    "single_take_closure": "a player holding one card may take a one-card pile and go out (false: 002)",
     "card_values": "joker,ace,two,eight-to-king,three-to-seven",
     "run_bonus": "clean/dirty bonus of a run of 7+ (clean/dirty/in-hand clean/in-hand dirty)",
     "full_run_bonus": "clean/dirty bonus of a 13-card run, or none: a run like others (002 Cyprus: dirty 100)",
@@ -343,7 +392,8 @@ OPTION_HELP: dict[str, str] = {
     "wild_meld_bonus": "bonus of a wild-card biriba, accumulated/-/in hand/- (002 three-handed: 750, 1000)",
     "going_out_bonus": "bonus for going out (R27)",
     "no_reserve_penalty": "penalty of a team that never took its reserve (R27)",
-    "inactive_reserve_penalty": "penalty of a reserve taken by discard and never activated (R27)",
+    "inactive_reserve_penalty": "penalty of a reserve taken by discard and never activated (R27), or none: "
+    "its cards count as cards in hand (004)",
     "target": "match target (R29)",
     "target_rule": "exceed: strictly above the target; reach: the target or more",
     "target_tie": "equal top totals past the target: another-deal, or shared",
@@ -352,7 +402,7 @@ OPTION_HELP: dict[str, str] = {
 #: One line per preset: which seed, and what it is.
 PRESET_HELP: dict[str, str] = {
     "classic": "seed 000: four in partnerships, no trump, first above 5000",
-    "kozi": "seed 001: the upcard's suit is trump (kozi), first to reach 2005, the deal ends with the stock",
+    "kozi": "seed 001: runs only, the upcard's suit is trump (kozi), first to reach 2005, the deal ends with the stock",
     "atout": "seed 002: partnership with atout, hiliara and vulnerability, any emptying takes the reserve",
     "cyprus": "seed 002's Cyprus variation: atout with a dirty hiliara worth 100",
     "three-handed": "seed 002: three players alone, wild-card biriba, in-hand and accumulated bonuses",
@@ -376,9 +426,11 @@ def _from_data(key: str, value: Any) -> Any:
         return CardValues(**value) if isinstance(value, Mapping) else parse_option(key, str(value))
     if key == "opening_minimums":
         return tuple(tuple(int(x) for x in item) for item in value)
+    if key == "cut_bonus":
+        return tuple(int(x) for x in value)
     if kind == "bool" and not isinstance(value, bool):
         raise ValueError(f"{key} is true or false")
-    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+    if kind.startswith("int") and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValueError(f"{key} is a whole number")
     return value
 
@@ -403,15 +455,35 @@ def parse_option(key: str, text: str) -> Any:
                 low, _, high = span.partition("-")
                 out.append((int(low), int(high), int(minimum)))
             return tuple(out)
+        if key == "cut_bonus":
+            return tuple(int(p) for p in text.split(",")) if text.lower() != "none" else ()
         if kind == "bool":
             if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
                 raise ValueError("write true or false")
             return text.lower() in ("true", "yes", "1")
-        if kind == "int":
+        if kind.startswith("int"):
             return int(text)
         return text
-    except (TypeError, ValueError) as exc:
-        raise NotationError(f"--set {key}={text}: {exc}") from None
+    except (TypeError, ValueError):
+        raise NotationError(f"--set {key}={_short(text)}: {key} takes {VALUE_FORMS.get(kind, kind)}") from None
+
+
+#: What each type of option accepts, in words, for refusals of ``--set``.
+VALUE_FORMS: dict[str, str] = {
+    "int": "a whole number",
+    "int | None": "a whole number, or none",
+    "bool": "true or false",
+    "Bonus": "clean/dirty points, or clean/dirty/clean-in-hand/dirty-in-hand, e.g. 200/100",
+    "Bonus | None": "clean/dirty points such as 400/200, or none",
+    "CardValues": "five values: joker,ace,two,eight-to-king,three-to-seven, e.g. 20,15,10,10,5",
+    "tuple[tuple[int, int, int], ...]": "from-to:minimum items, e.g. 1000-1499:75,1500-2999:90, or none",
+    "tuple[int, ...]": "points separated by commas, e.g. 100,50, or none",
+}
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """A value as a refusal quotes it: cut short, so that a long paste is not echoed back whole."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def format_option(value: Any) -> str:
@@ -426,7 +498,9 @@ def format_option(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, tuple):
-        return ",".join(f"{lo}-{hi}:{m}" for lo, hi, m in value) or "none"
+        if value and isinstance(value[0], tuple):
+            return ",".join(f"{lo}-{hi}:{m}" for lo, hi, m in value)
+        return ",".join(map(str, value)) or "none"
     return str(value)
 
 
@@ -437,9 +511,13 @@ _ATOUT = CLASSIC.replace(
     dealer_step=-1,
     trump="upcard",
     trump_run_bonus=Bonus(600, 300),
+    cut_bonus=(100, 50),
+    bottom_wilds=True,
     reserve_biribas=0,
     opening_minimums=((1000, 1499, 75), (1500, 2999, 90)),
     stock_out="end",
+    closure_by="reserve-taker",
+    single_take_closure=False,
     target=2500,
 )
 
@@ -455,8 +533,12 @@ _THREE_HANDED = CLASSIC.replace(
     set_bonus=Bonus(200, 100, (300, 200)),
     ace_set_bonus=Bonus(400, 300, (500, 400)),
     wild_meld_bonus=Bonus(750, 750, (1000, 1000)),
+    cut_bonus=(100, 50),
+    bottom_wilds=True,
     reserve_biribas=0,
     meld_out=True,
+    closure_by="reserve-taker",
+    single_take_closure=False,
     stock_out="end",
     target=2500,
     target_rule="reach",
@@ -469,7 +551,9 @@ PRESETS: dict[str, Rules] = {
         trump="upcard",
         trump_run_bonus=Bonus(400, 200),
         trump_full_run_bonus=Bonus(2000, 1000),
+        sets=False,
         stock_out="end",
+        closure_by="reserve-taker",
         target=2005,
         target_rule="reach",
     ),
@@ -489,6 +573,8 @@ PRESETS: dict[str, Rules] = {
         stock_out="take-if-able",
         reserve_access="first-biriba",
         closure_run_and_set=True,
+        no_reserve_penalty=0,
+        inactive_reserve_penalty=None,
         target=2000,
         target_rule="reach",
     ),

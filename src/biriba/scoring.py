@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from .deal import Deal
 
 #: The parts of a team's deal score, in the order they are shown; ``total`` is their sum.
-PARTS = ("melds", "bonuses", "hands", "going_out", "reserve")
+#: ``cut`` is there only under option ``cut_bonus``.
+PARTS = ("melds", "bonuses", "hands", "going_out", "reserve", "cut")
 
 
 class DealResult(NamedTuple):
@@ -22,11 +23,18 @@ class DealResult(NamedTuple):
     breakdown: tuple[dict[str, int], ...]
     ended_by: str | None
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The team with the highest score of the deal, or the teams tied for it (seed 004)."""
+        best = max(self.team_scores)
+        return tuple(t for t, points in enumerate(self.team_scores) if points == best)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "team_scores": list(self.team_scores),
             "breakdown": [dict(b) for b in self.breakdown],
             "ended_by": self.ended_by,
+            "winners": list(self.winners),
         }
 
 
@@ -37,26 +45,30 @@ def score_deal(deal: Deal) -> DealResult:
     its final state (and the rules' trump and in-hand tables), minus both
     partners' hands, +100 for going out, -100 for a reserve never taken (its
     packet not counted) or taken and still inactive (instead of that player's
-    hand, which is the packet).
+    hand, which is the packet, unless option ``inactive_reserve_penalty`` is
+    none: then the packet counts as the cards in hand it is).  With option
+    ``cut_bonus`` the dealer's team scores its cut under ``cut``.
     """
     rules = deal.rules
     values = rules.values
+    flat = rules.inactive_reserve_penalty
     scores = []
     breakdown = []
     for team, seats in enumerate(rules.teams):
         melds = deal.melds[team]
         reserve = deal.reserves[team]
+        inactive = reserve is not None and not reserve.active
         hands = 0
         for seat in seats:
             hands -= sum(values[c] * n for c, n in enumerate(deal.hands[seat]) if n)
-            if reserve is not None and not reserve.active and reserve.seat == seat:
+            if inactive and flat is not None and reserve is not None and reserve.seat == seat:
                 # R27: the unplayed packet costs a flat penalty instead of its cards
                 packet = deal.reserve_packets[team] or tuple(cards_of(deal.hands[seat]))
                 hands += sum(values[c] for c in packet)
         if reserve is None:
             reserve_points = -rules.no_reserve_penalty
-        elif not reserve.active:
-            reserve_points = -rules.inactive_reserve_penalty
+        elif inactive and flat is not None:
+            reserve_points = -flat
         else:
             reserve_points = 0
         part = {
@@ -66,7 +78,16 @@ def score_deal(deal: Deal) -> DealResult:
             "going_out": rules.going_out_bonus if deal.ended_by == CLOSURE and deal.closer in seats else 0,
             "reserve": reserve_points,
         }
-        part["total"] = sum(part[k] for k in PARTS)
+        if rules.cut_bonus:
+            part["cut"] = cut_points(deal) if deal.dealer in seats else 0
+        part["total"] = sum(points for key, points in part.items())
         scores.append(part["total"])
         breakdown.append(part)
     return DealResult(tuple(scores), tuple(breakdown), deal.ended_by)
+
+
+def cut_points(deal: Deal) -> int:
+    """The dealer's points for the cut (option ``cut_bonus``): by how many cards it missed the aim."""
+    bonus = deal.rules.cut_bonus
+    miss = abs(deal.cut) if deal.cut is not None else len(bonus)
+    return bonus[miss] if miss < len(bonus) else 0

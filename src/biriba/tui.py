@@ -47,6 +47,7 @@ PART_NAMES = {
     "hands": "cards in hand",
     "going_out": "going out",
     "reserve": "reserve",
+    "cut": "dealer's cut",
     "total": "deal total",
 }
 
@@ -98,7 +99,7 @@ class Game:
             if not deal.history:
                 first = "you play" if deal.to_move == HUMAN else f"{self.seat_name(deal.to_move)} plays"
                 deals = "you deal" if deal.dealer == HUMAN else f"{self.seat_name(deal.dealer)} deals"
-                self.note(f"Deal {len(match.deals)}: {deals}; {first} first.")
+                self.note(f"Deal {len(match.deals)}: {deals}; {first} first.{self.cut_text(deal.view_for(HUMAN))}")
             if not self.play_deal(deal):
                 self.save()
                 self.console.print("Stopped." + (f" The match is saved in {self.save_path}." if self.save_path else ""))
@@ -392,6 +393,8 @@ class Game:
         for team in order:
             table.add_column(self.team_label(team), justify="right")
         for key in (*PARTS, "total"):
+            if key not in result.breakdown[0]:
+                continue
             table.add_row(
                 PART_NAMES[key],
                 *(f"{result.breakdown[t][key]:+d}" for t in order),
@@ -399,6 +402,7 @@ class Game:
             )
         table.add_row("match total", *(str(self.match.totals[t]) for t in order), style="bold")
         self.console.print(table)
+        self.console.print(Text(self.deal_winner_text(result), style="bold"))
         for team in order:
             for index, meld in enumerate(view.melds[team]):
                 bonus = meld_bonus(meld, rules, view.trump, index in view.laid_whole[team])
@@ -407,6 +411,31 @@ class Game:
                     line.append_text(self.cards_text(meld.cards(), meld.slots()))
                     line.append(f"  {meld_state(meld, rules)} +{bonus}")
                     self.console.print(line)
+
+    def cut_text(self, view: PlayerView) -> str:
+        """The dealer's cut, when the rules pay for it (options cut_bonus, bottom_wilds; rules D22)."""
+        if view.cut is None:
+            return ""
+        dealer = "You" if view.dealer == HUMAN else self.seat_name(view.dealer)
+        miss = abs(view.cut)
+        text = " The cut was exact" if not miss else f" The cut was {miss} card{'s' if miss > 1 else ''} off"
+        bonus = view.rules.cut_bonus
+        if miss < len(bonus) and bonus[miss]:
+            text += f" (+{bonus[miss]})"
+        if view.cut_wilds:
+            text += f"; {dealer} found {' '.join(NAMES[c] for c in view.cut_wilds)} past the cut"
+        return text + "."
+
+    def deal_winner_text(self, result: DealResult) -> str:
+        """Who won the deal (the highest deal score, seed 004), or who tied."""
+        winners = result.winners
+        ours = self.match.rules.team_of[HUMAN]
+        if len(winners) > 1:
+            return f"The deal is tied between {' and '.join(self.team_label(t) for t in winners)}."
+        if winners[0] == ours:
+            return "You win the deal." if len(self.match.rules.teams[ours]) == 1 else "Your team wins the deal."
+        verb = "win" if len(self.match.rules.teams[winners[0]]) > 1 else "wins"
+        return f"{self.team_label(winners[0])} {verb} the deal."
 
     def show_match_end(self) -> None:
         ours = self.match.rules.team_of[HUMAN]

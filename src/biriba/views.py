@@ -47,6 +47,9 @@ class PlayerView(NamedTuple):
     opening_value: int = 0  # what the mover's team melded this turn while opening (option opening_minimums)
     reserve_due: bool = False  # the mover made the team's first biriba (option reserve_access)
     last_round: bool = False  # the last stock card was drawn this turn (option stock_out)
+    took_with_one: bool = False  # the mover held one card when taking a one-card pile (option single_take_closure)
+    cut: int | None = None  # cards the dealer's cut missed the aim by (option cut_bonus)
+    cut_wilds: tuple[int, ...] = ()  # wilds the dealer found past the cut, seen by all (option bottom_wilds)
 
     @classmethod
     def of(cls, deal: Deal, seat: int) -> PlayerView:
@@ -74,6 +77,9 @@ class PlayerView(NamedTuple):
             deal.opening_value,
             deal.reserve_due,
             deal.last_round,
+            deal.took_with_one,
+            deal.cut,
+            deal.cut_wilds,
         )
 
     @property
@@ -122,4 +128,7 @@ def position_json(state: Deal | PlayerView, hands: list[Any], stock: Any, packet
         "opening_value": state.opening_value,
         "reserve_due": state.reserve_due,
         "last_round": state.last_round,
+        "took_with_one": state.took_with_one,
+        "cut": state.cut,
+        "cut_wilds": [NAMES[c] for c in state.cut_wilds],
     }

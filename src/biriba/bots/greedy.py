@@ -84,7 +84,6 @@ class GreedyBot:
         melds = list(melds)
         total = 0.0
         rules = view.rules
-        has_reserve = view.reserves[view.team] is not None
         for _ in range(steps):
             best: tuple[float, Action, Meld] | None = None
             size = sum(counts)
@@ -92,7 +91,7 @@ class GreedyBot:
             for action, old, new in _options(view, counts, melds):
                 left = size - len(action.cards)
                 after = biribas + (new.size >= rules.biriba_size and (old is None or old.size < rules.biriba_size))
-                if left < 2 and not _may_leave(left, after, has_reserve, rules):
+                if left < 2 and not _may_leave(view, left, after):
                     continue
                 gain = self._gain(view, old, new, action.cards, left)
                 if best is None or gain > best[0]:
@@ -175,9 +174,15 @@ class GreedyBot:
         return min(discards, key=cost)
 
 
-def _may_leave(left: int, biribas: int, has_reserve: bool, rules: Rules) -> bool:
-    """May a meld leave 0 or 1 card: a reserve pickup to come (R18, R19) or a closure (R22)?"""
-    if has_reserve:
+def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
+    """May a meld leave 0 or 1 card: a reserve pickup to come (R18, R19) or a closure (R22 and its options)?"""
+    rules = view.rules
+    reserve = view.reserves[view.team]
+    if reserve is not None:
+        if rules.closure_by == "reserve-taker" and reserve.seat != view.seat:
+            return False
+        if view.took_with_one and not rules.single_take_closure:
+            return False
         return (left == 1 or rules.meld_out) and biribas >= rules.closure_biribas
     return rules.reserve_access == "empty-hand" and biribas >= rules.reserve_biribas
 
@@ -215,7 +220,7 @@ def _usefulness(card: int, counts: list[int], rules: Rules) -> float:
     if card in rules.wild_kinds:
         return 100.0
     rank, suit = rank_of(card), suit_of(card)
-    worth = 22.0 * (sum(counts[rank * 4 : rank * 4 + 4]) - 1)
+    worth = 22.0 * (sum(counts[rank * 4 : rank * 4 + 4]) - 1) if rules.sets else 0.0
     for step, weight in ((1, 14.0), (2, 7.0)):
         for r in (rank - step, rank + step):
             r %= 13
