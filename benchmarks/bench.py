@@ -30,7 +30,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from biriba.bots import make_bot
 from biriba.deal import Deal
-from biriba.simulate import play_deal
+from biriba.table import play_deal
 from helpers import position
 
 HEAVY = {

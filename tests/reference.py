@@ -15,7 +15,8 @@ from __future__ import annotations
 from itertools import permutations
 
 from biriba.cards import rank_of, suit_of
-from biriba.melds import RunMeld, SetMeld, WildMeld, _normalize
+from biriba.melds import RunMeld, SetMeld, WildMeld
+from biriba.melds.types import normalize_run
 from biriba.rules import CLASSIC, Rules
 
 Meld = RunMeld | SetMeld | WildMeld
@@ -72,7 +73,7 @@ def _arrangements(suit: int, pos: list[int], wilds: list[int], rules: Rules) -> 
         if L < 1 or H > 14 or H - L + 1 > 13:
             continue
         for order in set(permutations(wilds)):
-            out.add(_normalize(RunMeld(suit, L, H, tuple(sorted(zip(cells, order))))))
+            out.add(normalize_run(RunMeld(suit, L, H, tuple(sorted(zip(cells, order))))))
     return out
 
 
@@ -140,7 +141,7 @@ def reference_adds(meld: Meld, cards: list[int], rules: Rules = CLASSIC) -> set[
             over_limit = len(run.wilds) > rules.max_wilds(run.size - len(run.wilds))
             if rules.wild_limit != "one" and (moves > 1 or over_limit):
                 continue
-            results.add((len(tracked), _normalize(run)))
+            results.add((len(tracked), normalize_run(run)))
     if not results:
         return set()
     fewest = min(n for n, _ in results)

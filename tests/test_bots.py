@@ -11,7 +11,8 @@ from biriba.bots import BOT_KINDS, make_bot
 from biriba.deal import Deal
 from biriba.records import position_from_json, position_to_json
 from biriba.rules import PRESETS
-from biriba.simulate import play_deal, simulate
+from biriba.simulate import simulate
+from biriba.table import play_deal
 
 
 def test_make_bot_knows_the_kinds() -> None:
@@ -88,7 +89,7 @@ def test_greedy_finishes_its_deals_under_every_preset(preset: str) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_self_play_records_replay_under_every_preset(preset: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Self-play applies actions unchecked; every one of them must pass the check on replay."""
-    from biriba.records import replay_record
+    from biriba.replay import replay_record
 
     simulate(6, ["greedy", "random"], seed=f"replay/{preset}", rules=PRESETS[preset], save=tmp_path)
     for path in tmp_path.glob("*.json"):

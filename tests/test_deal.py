@@ -8,9 +8,10 @@ import pytest
 
 from biriba.actions import Action
 from biriba.cards import NAMES, counts_of, full_deck, parse_card, parse_cards
-from biriba.deal import Deal, Reserve
+from biriba.deal import Deal
 from biriba.errors import IllegalActionError, InvalidPositionError
 from biriba.rules import CLASSIC
+from biriba.terms import Reserve
 from helpers import play, position, texts
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"  # a clean 7-card run of spades

@@ -28,7 +28,8 @@ from biriba.actions import Action
 from biriba.cards import NAMES, parse_card
 from biriba.deal import Deal
 from biriba.errors import IllegalActionError
-from biriba.records import position_from_json, position_to_json, record_to_json, replay_record
+from biriba.records import position_from_json, position_to_json, record_to_json
+from biriba.replay import replay_record
 from biriba.rules import CLASSIC, OPTION_NAMES, PRESETS, Rules
 from biriba.scoring import PARTS
 

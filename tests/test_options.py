@@ -8,11 +8,12 @@ from collections import Counter
 import pytest
 
 from biriba.cards import JOKER, deck_counts, full_deck, parse_card, parse_cards, suit_of
-from biriba.deal import Deal, Reserve
+from biriba.deal import Deal
 from biriba.errors import IllegalActionError
 from biriba.match import Match
 from biriba.records import position_from_json, position_to_json
 from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues
+from biriba.terms import Reserve
 from helpers import play, position, texts
 
 RUN = "3S 4S 5S 6S 7S 8S 9S"
@@ -551,7 +552,7 @@ def test_option_trump_and_super_biriba_pay_the_better_of_the_two() -> None:
 def test_replay_enforces_vulnerability_with_the_match_totals(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from biriba.records import replay_record
+    from biriba.replay import replay_record
     from biriba.simulate import simulate
 
     simulate(8, ["greedy"], seed="vulnerable", rules=PRESETS["atout"], save=tmp_path)

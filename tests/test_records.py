@@ -11,14 +11,9 @@ from biriba.bots import make_bot
 from biriba.deal import Deal
 from biriba.errors import InvalidPositionError, NotationError
 from biriba.match import Match
-from biriba.records import (
-    ReplayError,
-    position_from_json,
-    position_to_json,
-    record_to_json,
-    replay_record,
-)
-from biriba.simulate import play_deal
+from biriba.records import position_from_json, position_to_json, record_to_json
+from biriba.replay import ReplayError, load_match, replay_record
+from biriba.table import play_deal
 from helpers import play, position
 
 
@@ -110,7 +105,7 @@ def test_match_record_resumes_where_it_stopped() -> None:
     deal = match.new_deal()
     for _ in range(7):
         deal.apply(bots[deal.to_move].choose(deal.view_for(deal.to_move), list(deal.legal_actions())))
-    resumed = Match.from_record(json.loads(json.dumps(match.to_record())))
+    resumed = load_match(json.loads(json.dumps(match.to_record())))
     assert resumed.totals == match.totals and len(resumed.deals) == 2
     current = resumed.current
     assert current is not None and current.history == deal.history

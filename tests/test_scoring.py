@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from biriba.cards import parse_card
-from biriba.deal import Reserve
 from biriba.rules import CLASSIC
 from biriba.scoring import PARTS
+from biriba.terms import Reserve
 from helpers import play, position
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pexpect
 
-from biriba.records import replay_record
+from biriba.replay import replay_record
 
 BIRIBA = str(Path(sys.executable).with_name("biriba"))
 PROMPT = r"Your move \((?:draw, take or pass|meld, add or discard)\) > "

@@ -13,7 +13,8 @@ def test_view_holds_the_public_table_and_the_own_hand_only() -> None:
     view = deal.view_for(0)
     assert list(view.hand) == deal.hand(0) and view.hand_counts() == deal.hands[0]
     assert view.hand_sizes == tuple(deal.sizes)
-    assert view.melds == tuple(map(tuple, deal.melds)) and view.discard == tuple(deal.discard)
+    assert view.melds == deal.melds and view.discard == deal.discard
+    assert view.melds is not deal.melds and view.melds[0] is not deal.melds[0]  # a snapshot, not the deal's lists
     assert view.stock_count == deal.stock_count and view.packet_sizes == (11, 11)
     assert view.team == 0 and view.my_turn
     assert not deal.view_for(1).my_turn

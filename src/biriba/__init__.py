@@ -10,12 +10,13 @@ The core is dependency-free::
 
 from .actions import Action
 from .cards import Card, card_name, parse_card
-from .deal import Deal, Outcome, Reserve
+from .deal import Deal
 from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError
 from .match import Match
 from .melds import Meld, RunMeld, SetMeld
 from .rules import CLASSIC, PRESETS, Rules, preset
 from .scoring import DealResult
+from .terms import Ending, Outcome, Phase, Reserve
 from .views import PlayerView
 
 __version__ = "0.1.0"
@@ -28,12 +29,14 @@ __all__ = [
     "Card",
     "Deal",
     "DealResult",
+    "Ending",
     "IllegalActionError",
     "InvalidPositionError",
     "Match",
     "Meld",
     "NotationError",
     "Outcome",
+    "Phase",
     "PlayerView",
     "Reserve",
     "Rules",

@@ -46,7 +46,20 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read one action; raises :class:`NotationError`, citing the notation, if it is malformed."""
+        """Read one action; raises :class:`NotationError`, citing the notation, if it is malformed.
+
+        The text is read as typed; :meth:`biriba.deal.Deal.parse_action`
+        makes it canonical in a position (card order, wild slots, R10/R13).
+
+        >>> Action.parse("add 2 7s 8S wild=low")
+        Action(kind='add', cards=(24, 28), slots=(-1, -1), meld=1, end='low')
+        >>> str(Action.parse("meld 3h 4h jk=5h"))
+        'meld 3H 4H JK=5H'
+        >>> Action.parse("discard")
+        Traceback (most recent call last):
+        ...
+        biriba.errors.NotationError: notation: discard takes exactly one card, e.g. 'discard 9C'
+        """
         try:
             return cls._parse(text)
         except NotationError as exc:

@@ -59,7 +59,13 @@ def card_name(code: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Parse one card; accepts ``10`` for ``T``, lower case and suit symbols."""
+    """Parse one card; accepts ``10`` for ``T``, lower case and suit symbols.
+
+    >>> parse_card("TH"), parse_card("10h"), parse_card("10♥"), parse_card("JK")
+    (37, 37, 37, 52)
+    >>> card_name(parse_card("q♠"))
+    'QS'
+    """
     key = text.strip().upper()
     code = _PARSE.get(key)
     if code is None:

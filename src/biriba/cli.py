@@ -19,8 +19,8 @@ from . import __version__
 from .bots import BOT_KINDS
 from .deal import Deal
 from .errors import BiribaError
-from .match import Match
 from .records import load_json, position_from_json, position_to_json
+from .replay import load_match
 from .rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS, Rules, format_option, preset
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
@@ -148,7 +148,7 @@ def _view(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    match = Match.from_record(load_json(args.record))
+    match = load_match(load_json(args.record))
     totals = [0] * len(match.rules.teams)
     deals_out: list[dict[str, Any]] = []
     for number, deal in enumerate(match.deals, 1):

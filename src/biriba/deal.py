@@ -1,24 +1,30 @@
 """The deal: one hand of Biriba from the deal to the closure, as a state machine.
 
-:class:`Deal` holds the whole truth of a deal in progress and its methods are
-the rules of play (R3..R23a, R30): :meth:`Deal.legal_actions` lists what the
-mover may do, :meth:`Deal.check` says why an action is refused (naming the
-rule), :meth:`Deal.apply` plays one and returns what happened.  What a seat
-may see is decided in one place, :meth:`Deal.view_for`.
+:class:`Deal` holds the whole truth of a deal in progress (its fields are
+declared once, in :mod:`biriba.state`) and its methods are the rules of play
+(R3..R23a, R30): :meth:`Deal.legal_actions` lists what the mover may do,
+:meth:`Deal.check` says why an action is refused (naming the rule),
+:meth:`Deal.apply` plays one and returns what happened.  What a seat may see
+is decided in one place, :meth:`Deal.view_for`.
 
 Inside, hands are count arrays indexed by card code and the stock and the
-reserve packets are shared immutable tuples read through an index, so
-:meth:`Deal.clone` copies only a few small lists.
+reserve packets are shared immutable tuples, so :meth:`Deal.clone` copies
+only a few small lists.
+
+>>> deal = Deal.shuffled(seed=1)
+>>> deal.to_move, deal.phase, deal.stock_count
+(1, <Phase.DRAW: 'draw'>, 41)
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any
 
 from .actions import DRAW, PASS, TAKE, Action
 from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, rank_of, suit_of
+from .dealing import deal_order
 from .errors import IllegalActionError, InvalidPositionError
 from .melds import (
     NO_SLOTS,
@@ -33,191 +39,17 @@ from .melds import (
     resolve_add,
     resolve_meld,
 )
-from .rules import CLASSIC, Rules
-
-if TYPE_CHECKING:
-    from .scoring import DealResult
-    from .views import PlayerView
-
-DRAW_PHASE = "draw"
-PLAY_PHASE = "play"
-OVER = "over"
-
-#: Ways a deal ends: a closure (R22), a round of passes on an empty stock (R23),
-#: the last stock card's turn (option ``stock_out="end"``), or a simulation's
-#: turn cap (R23: reported, never counted as finished).
-CLOSURE, PASSES, STOCK, CAPPED = "closure", "passes", "stock", "capped"
-#: Upcards that option ``upcard_redeal`` sends back into the stock: red threes (and wilds).
-RED_THREES = (9, 10)
+from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
+from .scoring import DealResult, score_deal
+from .state import DealState
+from .terms import Ending, Outcome, Phase, Pickup, Reserve
+from .views import PlayerView
 
 
-class Reserve(NamedTuple):
-    """A team's taken reserve packet: who took it, and whether it is active yet (R19)."""
-
-    seat: int
-    active: bool
-
-
-class Outcome(NamedTuple):
-    """What one applied action did (PokerKit-style operation record).
-
-    ``drawn`` and ``packet`` are private to the mover; everything else is public.
-    """
-
-    seat: int
-    action: Action
-    drawn: int = -1  # the stock card drawn
-    taken: tuple[int, ...] = ()  # the discard pile taken
-    reserve: str | None = None  # "meld" or "discard": a reserve packet was picked up (R18/R19)
-    packet: tuple[int, ...] = ()  # the cards of that packet
-    ended: str | None = None  # CLOSURE, PASSES or CAPPED if the deal ended
-
-    def seen_by(self, seat: int) -> Outcome:
-        """What ``seat`` may know of this: the drawn card and the packet only if it is the mover."""
-        if seat == self.seat:
-            return self
-        return self._replace(drawn=-1, packet=())
-
-
-#: How far a person's cut lands from the aim: a normal spread of this many cards, rounded
-#: (option ``cut_bonus``; rules D22: about 20% of cuts exact, 35% one card off).
-CUT_SPREAD = 2.0
-
-
-class Layout(NamedTuple):
-    """A deck dealt out (R4): hands, packets, upcard and stock, and how the dealer cut."""
-
-    hands: list[list[int]]
-    packets: list[tuple[int, ...]]
-    upcard: int
-    stock: tuple[int, ...]
-    cut: int | None  # cards the dealer's cut missed the aim by (signed); None if no cut is modelled
-    cut_wilds: tuple[int, ...]  # wilds found just past the cut, in the dealer's hand (option bottom_wilds)
-
-
-def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> Layout:
-    """Split a deck, listed top first, into hands, packets, upcard and stock (R4).
-
-    With ``cut_bonus`` or ``bottom_wilds`` the dealer cuts, aiming at the
-    cards of the hands and the upcard; the cut misses by a rounded normal
-    error of :data:`CUT_SPREAD` cards.  With ``bottom_wilds`` the three cards
-    just past the cut are looked at: each wild among them goes to the
-    dealer's hand and the next card comes into view, until the three hold no
-    wild; the dealer is then dealt only the rest of the hand (rules D22).
-    With ``upcard_redeal`` a wild or red-three upcard is shuffled back into
-    the stock and the next card turned.  Both draw their randomness from the
-    deck itself, so the deal stays a function of the deck order.
-    """
-    seats, size = rules.seats, rules.hand_size
-    cards = list(deck)
-    cut: int | None = None
-    found: list[int] = []
-    if rules.cut_bonus or rules.bottom_wilds:
-        aim = seats * size + 1
-        cut = round(random.Random("cut:" + ",".join(map(str, deck))).gauss(0, CUT_SPREAD))
-        cut = max(1 - aim, min(cut, len(cards) - aim - 4))
-        if rules.bottom_wilds:
-            at = aim + cut
-            while len(found) < size:
-                seen = next((i for i in range(at, at + 3) if cards[i] in rules.wild_kinds), None)
-                if seen is None:
-                    break
-                found.append(cards.pop(seen))
-    hands: list[list[int]] = [[] for _ in range(seats)]
-    hands[dealer].extend(found)
-    at = 0
-    for _ in range(size):
-        for step in range(1, seats + 1):
-            hand = hands[(dealer + step) % seats]
-            if len(hand) < size:
-                hand.append(cards[at])
-                at += 1
-    packets = []
-    for _ in range(rules.packets):
-        packets.append(tuple(cards[at : at + rules.packet_size]))
-        at += rules.packet_size
-    upcard = cards[at]
-    stock = cards[at + 1 :]
-    if rules.upcard_redeal:
-        shuffle = random.Random(",".join(map(str, deck)))
-        while upcard in rules.wild_kinds or upcard in RED_THREES:
-            stock.insert(shuffle.randrange(len(stock) + 1), upcard)
-            upcard = stock.pop(0)
-    return Layout(hands, packets, upcard, tuple(stock), cut, tuple(found))
-
-
-class Deal:
+class Deal(DealState):
     """The full state of one deal; its methods are the rules."""
 
-    __slots__ = (
-        "biribas",
-        "closer",
-        "cut",
-        "cut_wilds",
-        "dealer",
-        "deck",
-        "discard",
-        "ended_by",
-        "hands",
-        "history",
-        "laid_whole",
-        "last_round",
-        "match_scores",
-        "max_turns",
-        "melds",
-        "opening_value",
-        "packets",
-        "packets_taken",
-        "passes",
-        "phase",
-        "reserve_due",
-        "reserve_packets",
-        "reserves",
-        "rules",
-        "sizes",
-        "stock",
-        "stock_pos",
-        "to_move",
-        "took_single",
-        "took_with_one",
-        "trump",
-        "turn",
-        "turn_melds",
-    )
-    rules: Rules
-    dealer: int
-    deck: tuple[int, ...] | None  # the deck the deal came from (R4); None for a position
-    hands: list[list[int]]  # count arrays by seat
-    sizes: list[int]  # cards in each hand
-    melds: list[list[Meld]]  # per team, in the order made
-    biribas: list[int]  # melds of biriba size, per team
-    discard: list[int]  # the pile, bottom first
-    stock: tuple[int, ...]  # top first, read from stock_pos on
-    stock_pos: int
-    packets: tuple[tuple[int, ...], ...]  # reserve packets, top first, taken from packets_taken on
-    packets_taken: int
-    reserves: list[Reserve | None]  # per team (R19, R20)
-    to_move: int
-    phase: str  # DRAW_PHASE, PLAY_PHASE or OVER
-    took_single: int  # the card of a one-card pile taken this turn (R16), else -1
-    passes: int  # consecutive passes on an empty stock (R23)
-    turn: int
-    max_turns: int | None  # a simulation's turn cap (R23)
-    ended_by: str | None
-    closer: int  # the seat that went out, else -1
-    history: list[tuple[int, Action]]  # (seat, canonical action) in play order
-    match_scores: tuple[int, ...]  # the match totals before this deal (for views)
-    # variant state (docs/presets): all public
-    trump: int  # the trump suit from the upcard (option trump), else -1
-    laid_whole: list[tuple[int, ...]]  # per team: melds laid down a biriba in one action
-    turn_melds: int  # melds the mover made this turn
-    opening_value: int  # card value melded this turn while the team opens (option opening_minimums)
-    reserve_due: bool  # the mover made the team's first biriba (option reserve_access)
-    reserve_packets: list[tuple[int, ...]]  # per team, the packet it took (private to its holder)
-    last_round: bool  # the last stock card was drawn this turn (option stock_out="end")
-    took_with_one: bool  # the mover held one card when taking a one-card pile (option single_take_closure)
-    cut: int | None  # cards the dealer's cut missed the aim by (options cut_bonus, bottom_wilds)
-    cut_wilds: tuple[int, ...]  # wilds the dealer found past the cut (option bottom_wilds)
+    __slots__ = ()
 
     def __init__(
         self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
@@ -230,114 +62,38 @@ class Deal:
         if not 0 <= dealer < rules.seats:
             raise InvalidPositionError(f"dealer must be a seat 0..{rules.seats - 1}")
         layout = deal_order(rules, deck, dealer)
-        teams = len(rules.teams)
         hands = [counts_of(h) for h in layout.hands]
-        self._setup(rules, dealer, hands, [[] for _ in range(teams)], [layout.upcard], layout.stock)
-        self.packets = tuple(layout.packets)
-        self.deck = tuple(deck)
-        self.max_turns = max_turns
-        self.cut = layout.cut
-        self.cut_wilds = layout.cut_wilds
-        if rules.trump == "upcard" and layout.upcard != JOKER:
-            self.trump = suit_of(layout.upcard)
-
-    def _setup(
-        self,
-        rules: Rules,
-        dealer: int,
-        hands: list[list[int]],
-        melds: list[list[Meld]],
-        discard: list[int],
-        stock: tuple[int, ...],
-    ) -> None:
-        """Set every field for a deal whose first turn (R3) is about to begin."""
-        teams = len(rules.teams)
-        self.rules = rules
-        self.dealer = dealer
-        self.deck = None
-        self.hands = hands
-        self.sizes = [sum(h) for h in hands]
-        self.melds = melds
-        self.biribas = [sum(is_biriba(m, rules) for m in team) for team in melds]
-        self.discard = discard
-        self.stock = stock
-        self.stock_pos = 0
-        self.packets = ()
-        self.packets_taken = 0
-        self.reserves = [None] * teams
-        self.to_move = (dealer + 1) % rules.seats
-        self.phase = DRAW_PHASE
-        self.took_single = -1
-        self.passes = 0
-        self.turn = 1
-        self.max_turns = None
-        self.ended_by = None
-        self.closer = -1
-        self.history = []
-        self.match_scores = (0,) * teams
-        self.trump = -1
-        self.laid_whole = [() for _ in range(teams)]
-        self.turn_melds = 0
-        self.opening_value = 0
-        self.reserve_due = False
-        self.reserve_packets = [() for _ in range(teams)]
-        self.last_round = False
-        self.took_with_one = False
-        self.cut = None
-        self.cut_wilds = ()
+        super().__init__(
+            rules=rules,
+            dealer=dealer,
+            to_move=(dealer + 1) % rules.seats,
+            hands=hands,
+            sizes=[sum(h) for h in hands],
+            biribas=[0] * len(rules.teams),
+            discard=[layout.upcard],
+            stock=layout.stock,
+            packets=tuple(layout.packets),
+            deck=tuple(deck),
+            max_turns=max_turns,
+            cut=layout.cut,
+            cut_wilds=layout.cut_wilds,
+            trump=suit_of(layout.upcard) if rules.trump == Trump.UPCARD and layout.upcard != JOKER else -1,
+        )
+        self.fill_defaults()
 
     @classmethod
-    def from_position(
-        cls,
-        rules: Rules,
-        dealer: int,
-        hands: list[list[int]],
-        melds: list[list[Meld]],
-        discard: list[int],
-        stock: tuple[int, ...],
-        packets: tuple[tuple[int, ...], ...],
-        reserves: list[Reserve | None],
-        to_move: int,
-        phase: str,
-        took_single: int = -1,
-        passes: int = 0,
-        turn: int = 1,
-        match_scores: tuple[int, ...] | None = None,
-        trump: int = -1,
-        laid_whole: list[tuple[int, ...]] | None = None,
-        turn_melds: int = 0,
-        opening_value: int = 0,
-        reserve_due: bool = False,
-        last_round: bool = False,
-        reserve_packets: list[tuple[int, ...]] | None = None,
-        took_with_one: bool = False,
-        cut: int | None = None,
-        cut_wilds: tuple[int, ...] = (),
-    ) -> Deal:
-        """A deal in progress from its parts (hands as count arrays); checks that all cards are there (R23a)."""
+    def from_fields(cls, rules: Rules, **fields: Any) -> Deal:
+        """A deal in progress from the fields of :class:`~biriba.state.DealState` (hands as count arrays).
+
+        Fields left out take their defaults; the hand sizes and biriba counts
+        are derived.  Raises :class:`InvalidPositionError` if cards are lost or
+        duplicated (R23a).
+        """
         deal = object.__new__(cls)
-        deal._setup(rules, dealer, hands, melds, discard, stock)
-        deal.packets = packets
-        deal.reserves = reserves
-        deal.to_move = to_move
-        deal.phase = phase
-        deal.took_single = took_single
-        deal.passes = passes
-        deal.turn = turn
-        if match_scores is not None:
-            deal.match_scores = match_scores
-        deal.trump = trump
-        if laid_whole is not None:
-            deal.laid_whole = laid_whole
-        deal.turn_melds = turn_melds
-        deal.opening_value = opening_value
-        deal.reserve_due = reserve_due
-        deal.last_round = last_round
-        if reserve_packets is not None:
-            deal.reserve_packets = reserve_packets
-        deal.took_with_one = took_with_one
-        deal.cut = cut
-        deal.cut_wilds = cut_wilds
+        DealState.__init__(deal, rules=rules, **fields)
+        deal.fill_defaults()
+        deal.sizes = [sum(h) for h in deal.hands]
+        deal.biribas = [sum(is_biriba(m, rules) for m in team) for team in deal.melds]
         deal.assert_consistent()
         return deal
 
@@ -357,41 +113,7 @@ class Deal:
 
     def clone(self) -> Deal:
         """An independent copy, cheap enough for search (immutable parts are shared)."""
-        new = object.__new__(Deal)
-        new.rules = self.rules
-        new.dealer = self.dealer
-        new.deck = self.deck
-        new.hands = [h[:] for h in self.hands]
-        new.sizes = self.sizes[:]
-        new.melds = [m[:] for m in self.melds]
-        new.biribas = self.biribas[:]
-        new.discard = self.discard[:]
-        new.stock = self.stock
-        new.stock_pos = self.stock_pos
-        new.packets = self.packets
-        new.packets_taken = self.packets_taken
-        new.reserves = self.reserves[:]
-        new.to_move = self.to_move
-        new.phase = self.phase
-        new.took_single = self.took_single
-        new.passes = self.passes
-        new.turn = self.turn
-        new.max_turns = self.max_turns
-        new.ended_by = self.ended_by
-        new.closer = self.closer
-        new.history = self.history[:]
-        new.match_scores = self.match_scores
-        new.trump = self.trump
-        new.laid_whole = self.laid_whole[:]
-        new.turn_melds = self.turn_melds
-        new.opening_value = self.opening_value
-        new.reserve_due = self.reserve_due
-        new.reserve_packets = self.reserve_packets[:]
-        new.last_round = self.last_round
-        new.took_with_one = self.took_with_one
-        new.cut = self.cut
-        new.cut_wilds = self.cut_wilds
-        return new
+        return super().clone()  # type: ignore[return-value]
 
     # ------------------------------------------------------------ queries
     @property
@@ -400,17 +122,17 @@ class Deal:
 
     @property
     def stock_count(self) -> int:
-        return len(self.stock) - self.stock_pos
+        return len(self.stock)
 
     @property
     def stock_cards(self) -> tuple[int, ...]:
         """The stock, top first (the truth: never show it to a player)."""
-        return self.stock[self.stock_pos :]
+        return self.stock
 
     @property
     def packets_left(self) -> tuple[tuple[int, ...], ...]:
         """Reserve packets not yet taken, top packet first."""
-        return self.packets[self.packets_taken :]
+        return self.packets
 
     def team_of(self, seat: int) -> int:
         return self.rules.team_of[seat]
@@ -420,34 +142,37 @@ class Deal:
         return cards_of(self.hands[seat])
 
     def legal_actions(self) -> LegalActions:
-        """Every distinct legal action of the mover: a cheap, re-iterable view."""
+        """Every distinct legal action of the mover: a cheap, re-iterable view.
+
+        >>> deal = Deal.shuffled(seed=1)
+        >>> [str(a) for a in deal.legal_actions()]
+        ['draw', 'take']
+        >>> deal.legal_actions().count()
+        2
+        """
         return LegalActions(self)
 
     def view_for(self, seat: int) -> PlayerView:
         """What ``seat`` may see, and nothing more (hands of others as counts...)."""
-        from .views import PlayerView
-
         return PlayerView.of(self, seat)
 
     def result(self) -> DealResult:
         """The deal's score per team with its breakdown (R24..R28), as the deal stands."""
-        from .scoring import score_deal
-
         return score_deal(self)
 
     # -------------------------------------------------------- generation
     def _generate(self) -> Iterator[Action]:
-        if self.phase == PLAY_PHASE:
+        if self.phase == Phase.PLAY:
             return self._play_actions()
-        if self.phase == DRAW_PHASE:
+        if self.phase == Phase.DRAW:
             return iter(self._draw_actions())
         return iter(())
 
     def _draw_actions(self) -> list[Action]:
-        if self.stock_pos < len(self.stock):
+        if self.stock:
             return [DRAW, TAKE] if self.discard and self._take_ok() else [DRAW]
         if self.discard and self._take_ok():  # R23: the stock is empty
-            return [TAKE] if self.rules.stock_out == "take-if-able" else [TAKE, PASS]
+            return [TAKE] if self.rules.stock_out == StockOut.TAKE_IF_ABLE else [TAKE, PASS]
         return [PASS]
 
     def _play_actions(self, opening_check: bool = True) -> Iterator[Action]:
@@ -490,7 +215,7 @@ class Deal:
     def _take_ok(self) -> bool:
         """May the mover take the pile: R16/R30, and option ``take_rule``."""
         seat = self.to_move
-        if self.rules.take_rule == "top-card" and not self._top_card_fits(seat):
+        if self.rules.take_rule == TakeRule.TOP_CARD and not self._top_card_fits(seat):
             return False
         if len(self.discard) != 1:
             return True
@@ -557,7 +282,7 @@ class Deal:
         reserve = self.reserves[team]
         if reserve is None or self.biribas[team] < rules.closure_biribas:
             return False
-        if rules.closure_by == "reserve-taker" and reserve.seat != seat:
+        if rules.closure_by == ClosureBy.RESERVE_TAKER and reserve.seat != seat:
             return False
         if self.took_with_one and not rules.single_take_closure:
             return False
@@ -570,10 +295,10 @@ class Deal:
         """R18/R19: may a hand that empties take the team's reserve?"""
         rules = self.rules
         return (
-            rules.reserve_access == "empty-hand"
+            rules.reserve_access == ReserveAccess.EMPTY_HAND
             and self.reserves[team] is None
             and self.biribas[team] >= rules.reserve_biribas
-            and self.packets_taken < len(self.packets)
+            and len(self.packets) > 0
         )
 
     def _may_empty_by_discard(self) -> bool:
@@ -690,7 +415,7 @@ class Deal:
     def _verify(self, action: Action) -> tuple[Action, Meld | None]:
         """Check ``action``; return its canonical form and the meld it leaves on the table."""
         if self.ended_by is not None:
-            raise IllegalActionError("R22" if self.ended_by == CLOSURE else "R23", "the deal is over")
+            raise IllegalActionError("R22" if self.ended_by == Ending.CLOSURE else "R23", "the deal is over")
         kind = action.kind
         _check_shape(action)
         seat = self.to_move
@@ -698,7 +423,7 @@ class Deal:
         if kind in ("draw", "take", "pass"):
             self._check_draw(kind)
             return action, None
-        if self.phase != PLAY_PHASE:
+        if self.phase != Phase.PLAY:
             raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
         counts = self.hands[seat]
         need = counts_of(action.cards)
@@ -723,19 +448,19 @@ class Deal:
         return canonical, meld
 
     def _check_draw(self, kind: str) -> None:
-        if self.phase != DRAW_PHASE:
+        if self.phase != Phase.DRAW:
             raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
         if kind == "draw" and not self.stock_count:
             raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
         if kind == "pass":
             if self.stock_count:
                 raise IllegalActionError("R23", "pass only when the stock is empty; draw or take")
-            if self.rules.stock_out == "take-if-able" and self.discard and self._take_ok():
+            if self.rules.stock_out == StockOut.TAKE_IF_ABLE and self.discard and self._take_ok():
                 raise IllegalActionError("stock_out", "with the stock empty, take the discard pile while you can")
         if kind == "take":
             if not self.discard:
                 raise IllegalActionError("R15", "the discard pile is empty")
-            if self.rules.take_rule == "top-card" and not self._top_card_fits(self.to_move):
+            if self.rules.take_rule == TakeRule.TOP_CARD and not self._top_card_fits(self.to_move):
                 raise IllegalActionError(
                     "take_rule",
                     "take the pile only if its top card extends your team's meld or melds with two naturals",
@@ -772,7 +497,7 @@ class Deal:
                 raise IllegalActionError(
                     "R22", "with your team's reserve taken, go out by discarding, never by melding"
                 )
-            if rules.closure_by == "reserve-taker" and reserve.seat != seat:
+            if rules.closure_by == ClosureBy.RESERVE_TAKER and reserve.seat != seat:
                 raise IllegalActionError(
                     "closure_by", "only your partner, who took your team's reserve, may go out; keep a card"
                 )
@@ -784,7 +509,7 @@ class Deal:
                     "you held one card and took the pile's single card: you may not go out this turn",
                 )
             raise IllegalActionError("closure_run_and_set", "going out also needs a run and a set on your team's table")
-        if rules.reserve_access == "first-biriba":
+        if rules.reserve_access == ReserveAccess.FIRST_BIRIBA:
             raise IllegalActionError(
                 "reserve_access", "your reserve comes with your team's first biriba; until you have it, keep a card"
             )
@@ -800,7 +525,7 @@ class Deal:
         reason = f"{needs} {_biribas(count)} on your team's table"
         long_sets = [m for m in self.melds[team] if isinstance(m, SetMeld) and m.size >= rules.biriba_size]
         if any(not is_biriba(m, rules) for m in long_sets):
-            kinds = "runs and sets of aces" if rules.set_biribas == "aces" else "runs"
+            kinds = "runs and sets of aces" if rules.set_biribas == SetBiribas.ACES else "runs"
             raise IllegalActionError("set_biribas", f"{reason}, and under these rules only {kinds} are biribas")
         raise IllegalActionError(rule, reason)
 
@@ -833,61 +558,83 @@ class Deal:
 
         With ``check=False`` the caller vouches that the action came from
         :meth:`legal_actions` (self-play does this for speed).
+
+        >>> deal = Deal.shuffled(seed=1)
+        >>> outcome = deal.apply(deal.parse_action("draw"))
+        >>> outcome.seat, outcome.action.kind, deal.phase
+        (1, 'draw', <Phase.PLAY: 'play'>)
+        >>> deal.apply(deal.parse_action("draw"))
+        Traceback (most recent call last):
+        ...
+        biriba.errors.IllegalActionError: R15: draw: this turn has had its draw; meld, add or discard
         """
         new_meld: Meld | None = None
         if check:
             action, new_meld = self._verify(action)
         seat = self.to_move
-        kind = action.kind
         self.history.append((seat, action))
-        if kind == "draw":
-            self._start_turn(seat)
-            card = self.stock[self.stock_pos]
-            self.stock_pos += 1
-            self.hands[seat][card] += 1
-            self.sizes[seat] += 1
-            self.phase = PLAY_PHASE
-            if self.stock_pos == len(self.stock) and self.rules.stock_out == "end":
-                self.last_round = True  # the deal ends with this turn (seeds 001, 002)
-            return Outcome(seat, action, drawn=card)
-        if kind == "take":
-            self._start_turn(seat)
-            taken = self._do_take(seat)
-            return Outcome(seat, action, taken=taken)
-        team = self.rules.team_of[seat]
-        if kind == "pass":
-            self._start_turn(seat)
-            self.passes += 1
-            if self.passes >= self.rules.passes_to_end:
-                self._end(PASSES)
-                return Outcome(seat, action, ended=PASSES)
-            return Outcome(seat, action, ended=self._next_turn())
+        kind = action.kind
+        if kind == "meld" or kind == "add":
+            return self._apply_meld(seat, action, new_meld)
         if kind == "discard":
-            card = action.cards[0]
-            self.hands[seat][card] -= 1
-            self.sizes[seat] -= 1
-            self.discard.append(card)
-            if not self.sizes[seat]:
-                if self._can_close():  # R22
-                    return self._close(seat, action)
-                packet = self._pick_up_reserve(seat, active=False)  # R19
-                return Outcome(seat, action, reserve="discard", packet=packet, ended=self._next_turn())
-            if self.reserve_due:  # option reserve_access: the first biriba's reserve, at the end of the turn
-                packet = self._pick_up_reserve(seat, active=False)
-                return Outcome(seat, action, reserve="biriba", packet=packet, ended=self._next_turn())
-            return Outcome(seat, action, ended=self._next_turn())
-        self._place(action, new_meld)
-        if self.sizes[seat] == 0:
-            if self._can_pick_up(team):  # R18: pick up the reserve and play on
-                packet = self._pick_up_reserve(seat, active=True)
-                return Outcome(seat, action, reserve="meld", packet=packet)
-            return self._close(seat, action)  # option meld_out
-        return Outcome(seat, action)
+            return self._apply_discard(seat, action)
+        if kind == "draw":
+            return self._apply_draw(seat, action)
+        if kind == "take":
+            return self._apply_take(seat, action)
+        return self._apply_pass(seat, action)
+
+    def _apply_draw(self, seat: int, action: Action) -> Outcome:
+        self._start_turn(seat)
+        card = self.stock[0]
+        self.stock = self.stock[1:]
+        self.hands[seat][card] += 1
+        self.sizes[seat] += 1
+        self.phase = Phase.PLAY
+        if not self.stock and self.rules.stock_out == StockOut.END:
+            self.last_round = True  # the deal ends with this turn (seeds 001, 002)
+        return Outcome(seat, action, drawn=card)
+
+    def _apply_take(self, seat: int, action: Action) -> Outcome:
+        self._start_turn(seat)
+        return Outcome(seat, action, taken=self._do_take(seat))
+
+    def _apply_pass(self, seat: int, action: Action) -> Outcome:
+        self._start_turn(seat)
+        self.passes += 1
+        if self.passes >= self.rules.passes_to_end:
+            self._end(Ending.PASSES)
+            return Outcome(seat, action, ended=Ending.PASSES)
+        return Outcome(seat, action, ended=self._next_turn())
+
+    def _apply_meld(self, seat: int, action: Action, meld: Meld | None) -> Outcome:
+        self._place(action, meld)
+        if self.sizes[seat]:
+            return Outcome(seat, action)
+        if self._can_pick_up(self.rules.team_of[seat]):  # R18: pick up the reserve and play on
+            packet = self._pick_up_reserve(seat, active=True)
+            return Outcome(seat, action, reserve=Pickup.MELD, packet=packet)
+        return self._close(seat, action)  # option meld_out
+
+    def _apply_discard(self, seat: int, action: Action) -> Outcome:
+        card = action.cards[0]
+        self.hands[seat][card] -= 1
+        self.sizes[seat] -= 1
+        self.discard.append(card)
+        if not self.sizes[seat]:
+            if self._can_close():  # R22
+                return self._close(seat, action)
+            packet = self._pick_up_reserve(seat, active=False)  # R19
+            return Outcome(seat, action, reserve=Pickup.DISCARD, packet=packet, ended=self._next_turn())
+        if self.reserve_due:  # option reserve_access: the first biriba's reserve, at the end of the turn
+            packet = self._pick_up_reserve(seat, active=False)
+            return Outcome(seat, action, reserve=Pickup.BIRIBA, packet=packet, ended=self._next_turn())
+        return Outcome(seat, action, ended=self._next_turn())
 
     def _close(self, seat: int, action: Action) -> Outcome:
         self.closer = seat
-        self._end(CLOSURE)
-        return Outcome(seat, action, ended=CLOSURE)
+        self._end(Ending.CLOSURE)
+        return Outcome(seat, action, ended=Ending.CLOSURE)
 
     def _place(self, action: Action, meld: Meld | None = None) -> None:
         """Move a meld's or an add's cards from the mover's hand to the team's table."""
@@ -916,11 +663,11 @@ class Deal:
         if opening:
             self.opening_value += sum(rules.values[c] for c in action.cards)
         if (
-            rules.reserve_access == "first-biriba"
+            rules.reserve_access == ReserveAccess.FIRST_BIRIBA
             and not before
             and self.biribas[team]
             and self.reserves[team] is None
-            and self.packets_taken < len(self.packets)
+            and self.packets
         ):
             self.reserve_due = True
 
@@ -944,12 +691,12 @@ class Deal:
         self.discard = []
         self.took_single = taken[0] if len(taken) == 1 else -1
         self.passes = 0
-        self.phase = PLAY_PHASE
+        self.phase = Phase.PLAY
         return taken
 
     def _pick_up_reserve(self, seat: int, active: bool) -> tuple[int, ...]:
-        packet = self.packets[self.packets_taken]
-        self.packets_taken += 1
+        packet = self.packets[0]
+        self.packets = self.packets[1:]
         hand = self.hands[seat]
         for c in packet:
             hand[c] += 1
@@ -960,23 +707,23 @@ class Deal:
         self.reserve_due = False
         return packet
 
-    def _next_turn(self) -> str | None:
+    def _next_turn(self) -> Ending | None:
         if self.last_round:
-            self._end(STOCK)
-            return STOCK
+            self._end(Ending.STOCK)
+            return Ending.STOCK
         if self.max_turns is not None and self.turn >= self.max_turns:
-            self._end(CAPPED)
-            return CAPPED
+            self._end(Ending.CAPPED)
+            return Ending.CAPPED
         self.to_move = (self.to_move + 1) % self.rules.seats
-        self.phase = DRAW_PHASE
+        self.phase = Phase.DRAW
         self.took_single = -1
         self.took_with_one = False
         self.turn += 1
         return None
 
-    def _end(self, how: str) -> None:
+    def _end(self, how: Ending) -> None:
         self.ended_by = how
-        self.phase = OVER
+        self.phase = Phase.OVER
 
     # ----------------------------------------------------- card accounting
     def card_locations(self) -> list[int]:

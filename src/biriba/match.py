@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .deal import Deal
-from .records import RECORD_FORMAT, Replay, record_to_json, replay_record
+from .records import RECORD_FORMAT, record_to_json
 from .rules import CLASSIC, Rules
 
 
@@ -63,16 +64,24 @@ class Match:
         top = self.winners
         return top[0] if top is not None and len(top) == 1 else None
 
-    def new_deal(self) -> Deal:
-        """Deal the next hand: the dealer moves one seat on each deal (R3)."""
+    def new_deal(self, deck: Sequence[int] | None = None, dealer: int | None = None) -> Deal:
+        """Deal the next hand: the dealer moves one seat on each deal (R3).
+
+        The deck comes from the match's seed and the deal's number (D9),
+        unless a record gives it, with its dealer.
+        """
         if self.current is not None:
             raise RuntimeError("the current deal is not over")
         if self.is_over:
             raise RuntimeError("the match is over")
         number = len(self.deals)
-        step = self.rules.dealer_step
-        dealer = (self.deals[-1].dealer + step) % self.rules.seats if self.deals else self.first_dealer
-        deal = Deal.shuffled(random.Random(f"{self.seed}/{number}"), dealer, self.rules, self.max_turns)
+        if dealer is None:
+            step = self.rules.dealer_step
+            dealer = (self.deals[-1].dealer + step) % self.rules.seats if self.deals else self.first_dealer
+        if deck is None:
+            deal = Deal.shuffled(random.Random(f"{self.seed}/{number}"), dealer, self.rules, self.max_turns)
+        else:
+            deal = Deal(deck, dealer, self.rules, self.max_turns)
         deal.match_scores = tuple(self.totals)
         self.deals.append(deal)
         return deal
@@ -84,14 +93,6 @@ class Match:
             data["winner"] = self.winner
             data["winners"] = list(self.winners)
         return data
-
-    @classmethod
-    def from_record(cls, data: dict[str, Any], max_turns: int | None = None) -> Match:
-        """Resume a match from its record: replays every deal, keeps the last one open."""
-        replay: Replay = replay_record(data, max_turns=max_turns)
-        match = cls(replay.rules, replay.players, replay.extra.get("seed"), max_turns)
-        match.deals.extend(replay.deals)
-        return match
 
 
 __all__ = ["RECORD_FORMAT", "Match"]

@@ -1,5 +1,13 @@
 """The rules configuration: every number and condition of a variant as data.
 
+>>> PRESETS["italian"].wild_limit, PRESETS["italian"].target
+(<WildLimit.HALF: 'half'>, 2000)
+>>> city = preset("italian").with_options(["closure_biribas=2"])
+>>> city.name, city.closure_biribas, city.to_json()["closure_biribas"]
+('italian*', 2, 2)
+>>> CLASSIC.with_options(["seats=6"]).deck_size  # six players bring a third pack (D30)
+162
+
 The engine reads the table, the deal, the meld limits, the bonus tables, the
 reserve and closure conditions and the match target from one frozen
 :class:`Rules` object.  Named presets live in :data:`PRESETS`; a user picks
@@ -15,6 +23,7 @@ import dataclasses
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -69,43 +78,75 @@ class Bonus:
         return self.clean if clean else self.dirty
 
 
-#: Option values that are words, with what each means (for ``biriba rules`` and errors).
-CHOICES: dict[str, dict[str, str]] = {
-    "trump": {
-        "none": "no trump suit (R5)",
-        "upcard": "the upcard's suit is trump; a joker upcard gives no trump",
-    },
-    "target_rule": {"exceed": "strictly above the target", "reach": "the target or more"},
-    "target_tie": {
-        "another-deal": "equal top totals play another deal",
-        "shared": "equal top totals share the win",
-    },
-    "set_biribas": {
-        "all": "a set of 7+ of any rank is a biriba",
-        "aces": "runs only, plus a set of 7+ aces",
-        "none": "runs only",
-    },
-    "closure_by": {
-        "either": "either partner may go out (R22)",
-        "reserve-taker": "only the player who took the team's reserve may go out",
-    },
-    "reserve_access": {
-        "empty-hand": "a player who empties the hand takes the reserve (R18, R19)",
-        "first-biriba": "the player who makes the team's first biriba takes it at the end of that turn",
-    },
-    "wild_limit": {
-        "one": "one wild per meld (R7, R8)",
-        "half": "one wild per two naturals in the meld",
-    },
-    "take_rule": {
-        "always": "the pile may always be taken (R15)",
-        "top-card": "only if its top card extends a team meld or makes a new meld with two naturals",
-    },
-    "stock_out": {
-        "take-or-pass": "take the pile or pass; four passes end the deal (R23)",
-        "end": "the deal ends when the player who drew the last stock card ends the turn",
-        "take-if-able": "take the pile while able; pass only when not; a round of passes ends the deal",
-    },
+class Trump(StrEnum):
+    NONE = "none"
+    UPCARD = "upcard"
+
+
+class TargetRule(StrEnum):
+    EXCEED = "exceed"
+    REACH = "reach"
+
+
+class TargetTie(StrEnum):
+    ANOTHER_DEAL = "another-deal"
+    SHARED = "shared"
+
+
+class SetBiribas(StrEnum):
+    ALL = "all"
+    ACES = "aces"
+    NONE = "none"
+
+
+class ReserveAccess(StrEnum):
+    EMPTY_HAND = "empty-hand"
+    FIRST_BIRIBA = "first-biriba"
+
+
+class ClosureBy(StrEnum):
+    EITHER = "either"
+    RESERVE_TAKER = "reserve-taker"
+
+
+class WildLimit(StrEnum):
+    ONE = "one"
+    HALF = "half"
+
+
+class TakeRule(StrEnum):
+    ALWAYS = "always"
+    TOP_CARD = "top-card"
+
+
+class StockOut(StrEnum):
+    TAKE_OR_PASS = "take-or-pass"
+    END = "end"
+    TAKE_IF_ABLE = "take-if-able"
+
+
+#: What each word an option takes means, for ``biriba rules`` and errors.
+CHOICE_HELP: dict[StrEnum, str] = {
+    Trump.NONE: "no trump suit (R5)",
+    Trump.UPCARD: "the upcard's suit is trump; a joker upcard gives no trump",
+    TargetRule.EXCEED: "strictly above the target",
+    TargetRule.REACH: "the target or more",
+    TargetTie.ANOTHER_DEAL: "equal top totals play another deal",
+    TargetTie.SHARED: "equal top totals share the win",
+    SetBiribas.ALL: "a set of 7+ of any rank is a biriba",
+    SetBiribas.ACES: "runs only, plus a set of 7+ aces",
+    SetBiribas.NONE: "runs only",
+    ReserveAccess.EMPTY_HAND: "a player who empties the hand takes the reserve (R18, R19)",
+    ReserveAccess.FIRST_BIRIBA: "the player who makes the team's first biriba takes it at the end of that turn",
+    ClosureBy.EITHER: "either partner may go out (R22)",
+    ClosureBy.RESERVE_TAKER: "only the player who took the team's reserve may go out",
+    WildLimit.ONE: "one wild per meld (R7, R8)",
+    WildLimit.HALF: "one wild per two naturals in the meld",
+    TakeRule.ALWAYS: "the pile may always be taken (R15)",
+    TakeRule.TOP_CARD: "only if its top card extends a team meld or makes a new meld with two naturals",
+    StockOut.TAKE_OR_PASS: "take the pile or pass; four passes end the deal (R23)",
+    StockOut.END: "the deal ends when the player who drew the last stock card ends the turn",
+    StockOut.TAKE_IF_ABLE: "take the pile while able; pass only when not; a round of passes ends the deal",
 }
 
 
@@ -129,26 +170,26 @@ class Rules:
     upcard_redeal: bool = False  # a wild or red three upcard goes back into the stock
     cut_bonus: tuple[int, ...] = ()  # the dealer's points for a cut exactly on the aim, one card off, ...
     bottom_wilds: bool = False  # wilds just past the dealer's cut go to the dealer's hand
-    trump: str = "none"
+    trump: Trump = Trump.NONE
     # melds (R6..R14)
     twos_wild: bool = True
     min_meld: int = 3
     sets: bool = True  # sets of one rank may be melded; else runs only
-    wild_limit: str = "one"
+    wild_limit: WildLimit = WildLimit.ONE
     biriba_size: int = 7
-    set_biribas: str = "all"
+    set_biribas: SetBiribas = SetBiribas.ALL
     wild_melds: bool = False  # melds of wilds only: the wild-card biriba of seed 002's three-handed game
     # turn (R15..R23)
-    take_rule: str = "always"
-    stock_out: str = "take-or-pass"
+    take_rule: TakeRule = TakeRule.ALWAYS
+    stock_out: StockOut = StockOut.TAKE_OR_PASS
     opening_minimums: tuple[tuple[int, int, int], ...] = ()  # (from total, to total, minimum of the first melding)
     # reserve and closure (R18..R22)
-    reserve_access: str = "empty-hand"
+    reserve_access: ReserveAccess = ReserveAccess.EMPTY_HAND
     reserve_biribas: int = 1  # biribas a team needs before a hand may empty for its reserve
     closure_biribas: int = 1  # biribas a team needs, its reserve taken, to go out
     closure_run_and_set: bool = False  # going out also needs a run and a set on the team's table
     meld_out: bool = False  # a player may go out by melding the last card (no discard)
-    closure_by: str = "either"
+    closure_by: ClosureBy = ClosureBy.EITHER
     single_take_closure: bool = True  # holding one card, a player may take a one-card pile and go out
     # scoring (R24..R28)
     card_values: CardValues = field(default_factory=CardValues)
@@ -166,14 +207,16 @@ class Rules:
     inactive_reserve_penalty: int | None = 100  # None: the packet's cards count as cards in hand
     # match (R29)
     target: int = 5000
-    target_rule: str = "exceed"
-    target_tie: str = "another-deal"
+    target_rule: TargetRule = TargetRule.EXCEED
+    target_tie: TargetTie = TargetTie.ANOTHER_DEAL
 
     def __post_init__(self) -> None:
-        for option, choices in CHOICES.items():
+        for option, choice in CHOICES.items():  # words from JSON or --set become the option's enumeration
             value = getattr(self, option)
-            if value not in choices:
-                raise NotationError(f"{option} must be one of {', '.join(choices)}, not {value!r}")
+            if not isinstance(value, choice):
+                if value not in set(choice):
+                    raise NotationError(f"{option} must be one of {', '.join(choice)}, not {_short(str(value))!r}")
+                object.__setattr__(self, option, choice(value))
         if not 2 <= self.seats <= 6:
             raise NotationError("seats: 2 to 6 players")
         if self.partnerships and self.seats not in (4, 6):
@@ -236,7 +279,7 @@ class Rules:
 
     def max_wilds(self, naturals: int) -> int:
         """How many wilds a meld with this many naturals may hold."""
-        return 1 if self.wild_limit == "one" else naturals // 2
+        return 1 if self.wild_limit == WildLimit.ONE else naturals // 2
 
     def opening_minimum(self, team_total: int) -> int:
         """The least a team's first melding must be worth, by its match total (vulnerability)."""
@@ -246,7 +289,7 @@ class Rules:
         return 0
 
     def reached(self, total: int) -> bool:
-        return total > self.target if self.target_rule == "exceed" else total >= self.target
+        return total > self.target if self.target_rule == TargetRule.EXCEED else total >= self.target
 
     def winners(self, totals: Sequence[int]) -> tuple[int, ...] | None:
         """The teams that have won with these totals after a complete deal (R29), else ``None``."""
@@ -254,7 +297,7 @@ class Rules:
         if not self.reached(best):
             return None
         top = tuple(t for t, total in enumerate(totals) if total == best)
-        return top if len(top) == 1 or self.target_tie == "shared" else None
+        return top if len(top) == 1 or self.target_tie == TargetTie.SHARED else None
 
     def winner(self, totals: Sequence[int]) -> int | None:
         """The single winning team, if the match is over with one."""
@@ -349,6 +392,18 @@ def standard_deck(seats: int) -> tuple[int, int]:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
+#: The options whose values are words, with the enumeration of their words.
+CHOICES: dict[str, type[StrEnum]] = {
+    "trump": Trump,
+    "wild_limit": WildLimit,
+    "set_biribas": SetBiribas,
+    "take_rule": TakeRule,
+    "stock_out": StockOut,
+    "reserve_access": ReserveAccess,
+    "closure_by": ClosureBy,
+    "target_rule": TargetRule,
+    "target_tie": TargetTie,
+}
 
 #: One line per option, for ``biriba rules`` and the docs.
 OPTION_HELP: dict[str, str] = {
@@ -509,14 +564,14 @@ CLASSIC = Rules()
 _ATOUT = CLASSIC.replace(
     name="atout",
     dealer_step=-1,
-    trump="upcard",
+    trump=Trump.UPCARD,
     trump_run_bonus=Bonus(600, 300),
     cut_bonus=(100, 50),
     bottom_wilds=True,
     reserve_biribas=0,
     opening_minimums=((1000, 1499, 75), (1500, 2999, 90)),
-    stock_out="end",
-    closure_by="reserve-taker",
+    stock_out=StockOut.END,
+    closure_by=ClosureBy.RESERVE_TAKER,
     single_take_closure=False,
     target=2500,
 )
@@ -537,25 +592,25 @@ _THREE_HANDED = CLASSIC.replace(
     bottom_wilds=True,
     reserve_biribas=0,
     meld_out=True,
-    closure_by="reserve-taker",
+    closure_by=ClosureBy.RESERVE_TAKER,
     single_take_closure=False,
-    stock_out="end",
+    stock_out=StockOut.END,
     target=2500,
-    target_rule="reach",
+    target_rule=TargetRule.REACH,
 )
 
 PRESETS: dict[str, Rules] = {
     "classic": CLASSIC,
     "kozi": CLASSIC.replace(
         name="kozi",
-        trump="upcard",
+        trump=Trump.UPCARD,
         trump_run_bonus=Bonus(400, 200),
         trump_full_run_bonus=Bonus(2000, 1000),
         sets=False,
-        stock_out="end",
-        closure_by="reserve-taker",
+        stock_out=StockOut.END,
+        closure_by=ClosureBy.RESERVE_TAKER,
         target=2005,
-        target_rule="reach",
+        target_rule=TargetRule.REACH,
     ),
     "atout": _ATOUT,
     "cyprus": _ATOUT.replace(name="cyprus", full_run_bonus=Bonus(1000, 100)),
@@ -566,17 +621,17 @@ PRESETS: dict[str, Rules] = {
         dealer_step=-1,
         upcard_redeal=True,
         card_values=CardValues(joker=50, ace=20, two=20, high=10, low=5),
-        wild_limit="half",
-        set_biribas="aces",
+        wild_limit=WildLimit.HALF,
+        set_biribas=SetBiribas.ACES,
         full_run_bonus=None,
-        take_rule="top-card",
-        stock_out="take-if-able",
-        reserve_access="first-biriba",
+        take_rule=TakeRule.TOP_CARD,
+        stock_out=StockOut.TAKE_IF_ABLE,
+        reserve_access=ReserveAccess.FIRST_BIRIBA,
         closure_run_and_set=True,
         no_reserve_penalty=0,
         inactive_reserve_penalty=None,
         target=2000,
-        target_rule="reach",
+        target_rule=TargetRule.REACH,
     ),
 }
 

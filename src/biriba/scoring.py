@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import cards_of
-from .deal import CLOSURE
 from .melds import meld_bonus, meld_value
-
-if TYPE_CHECKING:
-    from .deal import Deal
+from .state import DealState
+from .terms import Ending
 
 #: The parts of a team's deal score, in the order they are shown; ``total`` is their sum.
 #: ``cut`` is there only under option ``cut_bonus``.
@@ -21,7 +19,7 @@ class DealResult(NamedTuple):
 
     team_scores: tuple[int, ...]
     breakdown: tuple[dict[str, int], ...]
-    ended_by: str | None
+    ended_by: Ending | None
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -38,7 +36,7 @@ class DealResult(NamedTuple):
         }
 
 
-def score_deal(deal: Deal) -> DealResult:
+def score_deal(deal: DealState) -> DealResult:
     """Score the deal as it stands (normally once it is over).
 
     Per team (R25..R27): the value of its melded cards, one bonus per meld by
@@ -75,7 +73,7 @@ def score_deal(deal: Deal) -> DealResult:
             "melds": sum(meld_value(m, values) for m in melds),
             "bonuses": sum(meld_bonus(m, rules, deal.trump, i in deal.laid_whole[team]) for i, m in enumerate(melds)),
             "hands": hands,
-            "going_out": rules.going_out_bonus if deal.ended_by == CLOSURE and deal.closer in seats else 0,
+            "going_out": rules.going_out_bonus if deal.ended_by == Ending.CLOSURE and deal.closer in seats else 0,
             "reserve": reserve_points,
         }
         if rules.cut_bonus:
@@ -86,7 +84,7 @@ def score_deal(deal: Deal) -> DealResult:
     return DealResult(tuple(scores), tuple(breakdown), deal.ended_by)
 
 
-def cut_points(deal: Deal) -> int:
+def cut_points(deal: DealState) -> int:
     """The dealer's points for the cut (option ``cut_bonus``): by how many cards it missed the aim."""
     bonus = deal.rules.cut_bonus
     miss = abs(deal.cut) if deal.cut is not None else len(bonus)

@@ -1,8 +1,7 @@
 """Self-play: bots play matches against each other, with statistics.
 
-Used by ``biriba simulate`` and the benchmarks.  Bots see only views; the
-engine applies their actions unchecked because they come from
-:meth:`~biriba.deal.Deal.legal_actions`.
+Used by ``biriba simulate`` and the benchmarks.  The matches are played at
+a :class:`~biriba.table.Table` of bots, which see only their views.
 """
 
 from __future__ import annotations
@@ -15,25 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import Bot, make_bot
-from .deal import CAPPED, CLOSURE, PASSES, STOCK, Deal
+from .bots import make_bot
+from .deal import Deal
 from .match import Match
 from .rules import CLASSIC, Rules
+from .table import Table
+from .terms import Ending
 
 #: Default turn cap for self-play (R23: the rules set none; a simulation must).
 DEFAULT_MAX_TURNS = 400
-
-
-def play_deal(deal: Deal, bots: Sequence[Bot]) -> int:
-    """Let the bots play ``deal`` to its end; returns the number of decisions."""
-    decisions = 0
-    while deal.ended_by is None:
-        seat = deal.to_move
-        legal = list(deal.legal_actions())
-        action = bots[seat].choose(deal.view_for(seat), legal)
-        deal.apply(action, check=False)
-        decisions += 1
-    return decisions
 
 
 def team_labels(kinds: Sequence[str], rules: Rules) -> list[str]:
@@ -70,7 +59,7 @@ class Stats:
             "decisions_per_s": round(self.decisions / seconds, 1),
             "mean_decisions_per_deal": round(self.decisions / max(self.deals, 1), 1),
             "mean_turns_per_deal": round(self.turn_sum / max(self.deals, 1), 1),
-            "ended_by": {k: self.ended_by.get(k, 0) for k in (CLOSURE, PASSES, STOCK, CAPPED)},
+            "ended_by": {str(k): self.ended_by.get(k, 0) for k in Ending},
             "bots": self.kinds,
             "mean_team_scores": {label: round(sum(v) / len(v), 1) for label, v in by_label.items()},
             "mean_team_scores_by_team": [round(m, 1) for m in per_team],
@@ -102,10 +91,12 @@ def simulate(
         match = Match(
             rules, [f"{k} {s}" for s, k in enumerate(seat_kinds)], seed=f"{seed}/{number}", max_turns=max_turns
         )
-        bots = [make_bot(k, f"{seed}/{number}/{s}") for s, k in enumerate(seat_kinds)]
+        table = Table(match, [make_bot(k, f"{seed}/{number}/{s}") for s, k in enumerate(seat_kinds)])
         while not match.is_over and stats.deals < deals:
-            deal = match.new_deal()
-            stats.decisions += play_deal(deal, bots)
+            table.start_deal()
+            table.run()
+            deal = match.deals[-1]
+            stats.decisions += len(deal.history)
             result = deal.result()
             stats.deals += 1
             stats.turn_sum += deal.turn

@@ -17,9 +17,9 @@ from collections.abc import Iterator, Sequence
 
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
-from ..deal import DRAW_PHASE
 from ..melds import Meld, RunMeld, SetMeld, WildMeld, add_options, meld_bonus, meld_options
-from ..rules import Rules
+from ..rules import ClosureBy, ReserveAccess, Rules
+from ..terms import Phase
 from ..views import PlayerView
 
 #: Share of a biriba bonus a meld of this size is worth on its way there.
@@ -41,7 +41,7 @@ class GreedyBot:
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if view.phase == DRAW_PHASE:
+        if view.phase == Phase.DRAW:
             return self._draw_or_take(view, legal)
         best: tuple[float, float, Action] | None = None
         allowed = set(legal)
@@ -179,12 +179,12 @@ def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
     rules = view.rules
     reserve = view.reserves[view.team]
     if reserve is not None:
-        if rules.closure_by == "reserve-taker" and reserve.seat != view.seat:
+        if rules.closure_by == ClosureBy.RESERVE_TAKER and reserve.seat != view.seat:
             return False
         if view.took_with_one and not rules.single_take_closure:
             return False
         return (left == 1 or rules.meld_out) and biribas >= rules.closure_biribas
-    return rules.reserve_access == "empty-hand" and biribas >= rules.reserve_biribas
+    return rules.reserve_access == ReserveAccess.EMPTY_HAND and biribas >= rules.reserve_biribas
 
 
 def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:

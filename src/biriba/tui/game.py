@@ -18,19 +18,22 @@ from pathlib import Path
 
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 
-from .bots import Bot, GreedyBot, make_bot
-from .cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
-from .deal import CLOSURE, DRAW_PHASE, Deal, Outcome
-from .errors import BiribaError
-from .match import Match
-from .melds import Meld, meld_bonus, meld_state
-from .records import load_json
-from .rules import Rules
-from .scoring import PARTS, DealResult
-from .views import PlayerView
+from ..bots import Bot, GreedyBot, make_bot
+from ..cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, suit_of
+from ..deal import Deal
+from ..errors import BiribaError
+from ..match import Match
+from ..melds import Meld, meld_bonus, meld_state
+from ..records import load_json
+from ..replay import load_match
+from ..rules import Rules, TargetRule
+from ..scoring import PARTS, DealResult
+from ..table import Table
+from ..terms import Ending, Outcome, Phase
+from ..views import PlayerView
 
 HUMAN = 0
 #: Names of the seats by table size, from yours (seat 0) in the order of play (to your right).
@@ -83,7 +86,7 @@ class Game:
         plain: bool = False,
     ) -> None:
         self.match = match
-        self.bots = bots
+        self.table = Table(match, bots)
         self.console = console
         self.save_path = save
         self.delay = delay
@@ -95,7 +98,9 @@ class Game:
     def run(self) -> int:
         match = self.match
         while not match.is_over:
-            deal = match.current or match.new_deal()
+            if self.table.needs_deal:
+                self.table.start_deal()
+            deal = match.deals[-1]
             if not deal.history:
                 first = "you play" if deal.to_move == HUMAN else f"{self.seat_name(deal.to_move)} plays"
                 deals = "you deal" if deal.dealer == HUMAN else f"{self.seat_name(deal.dealer)} deals"
@@ -113,16 +118,15 @@ class Game:
         return 0
 
     def play_deal(self, deal: Deal) -> bool:
+        """Play the deal at the table: the bots through it, you at the prompt; False if you quit."""
         while not deal.is_over:
-            seat = deal.to_move
-            bot = self.bots[seat]
-            if bot is None:
+            if self.table.waiting_for == HUMAN:
                 if not self.human_turn(deal):
                     return False
                 continue
-            action = bot.choose(deal.view_for(seat), list(deal.legal_actions()))
-            outcome = deal.apply(action)
-            self.describe(deal.view_for(HUMAN), outcome.seen_by(HUMAN))
+            event = self.table.step()
+            assert event is not None and event.outcome is not None
+            self.describe(deal.view_for(HUMAN), event.outcome.seen_by(HUMAN))
             self.save()
             if self.delay:
                 self.render(deal)
@@ -134,7 +138,7 @@ class Game:
         self.render(deal)
         while True:
             prompt = (
-                "Your move (draw, take or pass)" if deal.phase == DRAW_PHASE else "Your move (meld, add or discard)"
+                "Your move (draw, take or pass)" if deal.phase == Phase.DRAW else "Your move (meld, add or discard)"
             )
             try:
                 line = self.console.input(f"[b]{prompt}[/b] > ").strip()
@@ -165,11 +169,12 @@ class Game:
                 self.render(deal)
                 continue
             try:
-                outcome = deal.apply(deal.parse_action(line))
+                event = self.table.play(HUMAN, line)
             except BiribaError as exc:
                 self.console.print(Text(f"Not allowed: {exc}", style="bold red"))
                 continue
-            self.describe(deal.view_for(HUMAN), outcome)
+            assert event.outcome is not None
+            self.describe(deal.view_for(HUMAN), event.outcome)
             self.save()
             return True
 
@@ -242,7 +247,7 @@ class Game:
         if outcome.reserve:
             when = "plays on" if outcome.reserve == "meld" else "next turn"
             line.append(f"; {verb('pick')} up a reserve packet ({when})", style="bold")
-        if outcome.ended == CLOSURE:
+        if outcome.ended == Ending.CLOSURE:
             line.append(f"; {'go' if you else 'goes'} out!", style="bold green")
         elif outcome.ended:
             line.append(f"; the deal ends ({outcome.ended})", style="bold")
@@ -290,8 +295,8 @@ class Game:
                 text.append("  (type 'pile' to see it all)", style="dim")
         return text
 
-    def hand_table(self, view: PlayerView) -> Table:
-        table = Table.grid(padding=(0, 2))
+    def hand_table(self, view: PlayerView) -> RichTable:
+        table = RichTable.grid(padding=(0, 2))
         groups: dict[str, list[int]] = {}
         for code in view.hand:
             if code in view.rules.wild_kinds:
@@ -305,8 +310,8 @@ class Game:
                 table.add_row(Text(label, style="dim"), self.cards_text(cards))
         return table
 
-    def melds_table(self, view: PlayerView, team: int) -> Table:
-        table = Table.grid(padding=(0, 1))
+    def melds_table(self, view: PlayerView, team: int) -> RichTable:
+        table = RichTable.grid(padding=(0, 1))
         melds = view.melds[team]
         if not melds:
             table.add_row(Text("no melds", style="dim"))
@@ -329,7 +334,7 @@ class Game:
         rules = self.match.rules
         totals = self.match.totals
         parts = [f"{self.team_label(t)} {totals[t]}" for t in self.team_order()]
-        rule = "above" if rules.target_rule == "exceed" else "at least"
+        rule = "above" if rules.target_rule == TargetRule.EXCEED else "at least"
         return Text(f"Match: {'  '.join(parts)}   (first {rule} {rules.target} after a deal wins)")
 
     def render(self, deal: Deal) -> None:
@@ -343,7 +348,7 @@ class Game:
             turn.append(f"the deal is over ({view.ended_by})", style="bold")
         else:
             turn.append(self.seat_name(view.to_move), style="bold")
-            turn.append(" to " + ("draw or take" if view.phase == DRAW_PHASE else "meld, add or discard"))
+            turn.append(" to " + ("draw or take" if view.phase == Phase.DRAW else "meld, add or discard"))
         if view.took_single >= 0 and view.my_turn:
             turn.append("  (you may not discard ", style="yellow")
             turn.append_text(self.card_text(view.took_single))
@@ -387,7 +392,7 @@ class Game:
         self.render(deal)
         view = deal.view_for(HUMAN)
         rules = view.rules
-        table = Table(title=f"Deal {len(self.match.deals)} over: {result.ended_by}")
+        table = RichTable(title=f"Deal {len(self.match.deals)} over: {result.ended_by}")
         table.add_column("")
         order = self.team_order()
         for team in order:
@@ -476,7 +481,7 @@ def run_game(
         Console(color_system=None, emoji=False, highlight=False) if plain else Console(emoji=False, highlight=False)
     )
     if resume is not None:
-        match = Match.from_record(load_json(resume))
+        match = load_match(load_json(resume))
         if match.is_over:
             console.print("That match is over already.")
             return 0

@@ -1,0 +1,307 @@
+"""The fast enumerator for the classic limit of one wild per meld (R7..R14).
+
+Runs are found as spans of positions of one suit with at most one missing
+natural; sets as sub-multisets of one rank.  Both build the melds and adds
+directly, without trying card orders: the engine's hottest path.
+``tests/test_melds_paths.py`` checks them against the general enumerator.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+
+from ..rules import Rules
+from .types import (
+    NO_SLOT,
+    NO_SLOTS,
+    POS_CODE,
+    RUN_CODES,
+    AddOption,
+    Meld,
+    RunMeld,
+    SetMeld,
+    naturals_of,
+    normalize_run,
+    one_slot,
+    set_ranks,
+)
+
+
+def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
+    """New runs and sets with at most one wild (R7, R8), ``wild_avail`` the hand's wild kinds."""
+    minimum = rules.min_meld
+    for suit in range(4):
+        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+            yield RunMeld(suit, lo, hi, ((m, w),) if m else ())
+    for rank, naturals, w in _set_groups(counts, wild_avail, minimum, set_ranks(rules)):
+        yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
+
+
+def classic_placements(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions."""
+    minimum = rules.min_meld
+    for suit in range(4):
+        codes = RUN_CODES[suit]
+        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+            if m:
+                cards = list(codes[lo - 1 : hi])
+                cards[m - lo] = w
+                yield tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])
+            else:
+                yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
+    for _rank, naturals, w in _set_groups(counts, wild_avail, minimum, set_ranks(rules)):
+        if w >= 0:
+            yield (*naturals, w), NO_SLOTS[len(naturals) + 1]
+        else:
+            yield naturals, NO_SLOTS[len(naturals)]
+
+
+def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:
+    """Every add onto a set or run under the one-wild limit (R13, R14)."""
+    if isinstance(meld, RunMeld):
+        yield from _run_adds(meld, counts, wild_avail)
+    elif isinstance(meld, SetMeld):
+        yield from _set_adds(meld, counts, wild_avail)
+
+
+def _run_spans(
+    counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int
+) -> list[tuple[int, int, int, int]]:
+    """Runs of ``suit`` as ``(lo, hi, m, w)``: positions ``lo..hi``, wild ``w`` at ``m`` (0 if none)."""
+    nat = [0]  # copies in hand by position 0..15
+    nat.extend(map(counts.__getitem__, RUN_CODES[suit]))
+    nat.append(0)
+    spans: list[tuple[int, int, int, int]] = []
+    if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
+        return spans  # too few cards of this suit for any run
+    add = spans.append
+    two = 4 + suit
+    for lo in range(1, 16 - minimum):
+        if not nat[lo] and not (wild_avail and nat[lo + 1]):
+            continue  # a run starts with a natural, or a wild then a natural
+        miss = 0  # the one position without a natural, 0 if none yet
+        for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
+            if not nat[hi]:
+                if miss or not wild_avail:
+                    break
+                miss = hi
+            if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
+                continue  # too short, or the 13-run already listed ace-low
+            if not miss:
+                add((lo, hi, 0, -1))
+                cells: Sequence[int] = range(lo, hi + 1)
+            else:
+                cells = (miss,)
+            for m in cells:
+                for w in wild_avail:
+                    if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
+                        continue
+                    add((lo, hi, m, w))
+    return spans
+
+
+def _wild_two_ok(
+    counts: Sequence[int], two: int, lo: int, hi: int, m: int, natural_two_from_hand: bool, ace_movable: bool
+) -> bool:
+    """May the run's own two be a wild at position ``m`` of the final run ``lo..hi``?
+
+    Not at position 2 (there it is natural); not when the hand also needs that
+    two as the natural at rank 2 and holds only one; and not when the same
+    cards could lay it natural instead (R9), which ``ace_movable`` widens: an
+    ace from the hand sitting high could sit low, next to the two.
+    """
+    if m == 2:
+        return False
+    if natural_two_from_hand and counts[two] < 2:
+        return False
+    if lo <= 2 <= hi:
+        return True  # rank 2 holds a natural two already: this one is a second copy
+    naturals = [p for p in range(lo, hi + 1) if p != m]
+    if ace_movable and naturals[-1] == 14:
+        naturals[-1] = 1
+    naturals.append(2)
+    return max(naturals) - min(naturals) + 1 != len(naturals)
+
+
+def _set_groups(
+    counts: Sequence[int], wild_avail: list[int], minimum: int, ranks: Sequence[int]
+) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    """Sets as ``(rank, naturals, w)``, ``w`` the wild or -1."""
+    least = minimum - 1 if wild_avail else minimum
+    for rank in ranks:
+        base = rank * 4
+        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        if sum(have) < least:
+            continue
+        for naturals in naturals_of(base, have):
+            n = len(naturals)
+            if n >= minimum:
+                yield rank, naturals, -1
+            if n >= minimum - 1:
+                for w in wild_avail:
+                    yield rank, naturals, w
+
+
+def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:
+    base = meld.rank * 4
+    have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+    if meld.wilds:
+        wild_avail = []  # one wild per meld (R7, R14)
+    if not any(have):
+        if wild_avail:
+            for w in wild_avail:
+                yield AddOption(
+                    (w,), (NO_SLOT,), None, SetMeld(meld.rank, meld.naturals, tuple(sorted((*meld.wilds, w))))
+                )
+        return
+    for naturals in ((), *naturals_of(base, have)):
+        merged = tuple(sorted(meld.naturals + naturals))
+        if naturals:
+            yield AddOption(naturals, (NO_SLOT,) * len(naturals), None, SetMeld(meld.rank, merged, meld.wilds))
+        for w in wild_avail:
+            yield AddOption(
+                (*naturals, w),
+                (NO_SLOT,) * (len(naturals) + 1),
+                None,
+                SetMeld(meld.rank, merged, tuple(sorted((*meld.wilds, w)))),
+            )
+
+
+def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+    """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
+    suit, lo, hi, wilds = run
+    codes = POS_CODE[suit]
+    if not (
+        (lo > 1 and counts[codes[lo - 1]])
+        or (hi < 14 and counts[codes[hi + 1]])
+        or (wilds and counts[codes[wilds[0][0]]])
+        or (not wilds and hand_wilds)
+    ):
+        return  # nothing in hand touches this run
+    two = 4 + suit
+    span = hi - lo + 1
+    low_cells = list(range(lo - 1, max(1, hi - 12) - 1, -1))  # outward from lo
+    high_cells = list(range(hi + 1, min(14, lo + 12) + 1))  # outward from hi
+    low_miss = _misses(low_cells, counts, codes)
+    high_miss = _misses(high_cells, counts, codes)
+    has_wild = len(wilds) > 0
+    wild_avail = [] if has_wild else hand_wilds
+    wild_pos, wild_card = wilds[0] if has_wild else (0, -1)
+    displace = has_wild and counts[codes[wild_pos]] > 0
+    for a in range(len(low_cells) + 1):
+        lmiss = low_miss[a]
+        if len(lmiss) > 1:
+            break
+        for b in range(len(high_cells) + 1):
+            if span + a + b > 13:
+                break
+            hmiss = high_miss[b]
+            if len(hmiss) > 1:
+                break
+            if a + b == 0 or (lo - a == 2 and hi + b == 14 and hi != 14):
+                continue  # nothing added, or the 13-run already listed ace-low
+            L, H = lo - a, hi + b
+            cells = low_cells[:a] + high_cells[:b]
+            missing = lmiss + hmiss
+            if not has_wild:
+                if not missing:
+                    yield _run_option(run, L, H, cells, 0, -1, None, ())
+                    wild_cells: Sequence[int] = cells
+                elif len(missing) == 1:
+                    wild_cells = missing
+                else:
+                    continue
+                for m in wild_cells:
+                    for w in wild_avail:
+                        if w == two and not _wild_two_ok(counts, two, L, H, m, 2 in cells, ace_movable=14 in cells):
+                            continue
+                        yield _run_option(run, L, H, cells, m, w, None, ())
+                continue
+            if not missing:  # the wild stays in its slot (R9)
+                yield _run_option(run, L, H, cells, 0, -1, None, wilds)
+            if displace and len(missing) <= 1:  # R13: its natural comes in, it moves
+                for f in missing or cells:
+                    end = "low" if f < wild_pos else "high"
+                    moved: tuple[tuple[int, int], ...] = () if (wild_card == two and f == 2) else ((f, wild_card),)
+                    yield _run_option(run, L, H, cells, f, -1, end, moved, displaced_at=wild_pos)
+    if displace and wild_card == two and wild_pos > 2 and lo >= 3 and hand_wilds:
+        yield from _adds_after_two_lands(run, counts, hand_wilds)
+
+
+def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+    """Adds where the run's wild two lands on rank 2 and a hand wild then joins.
+
+    Once the displaced two is natural (R9) the run holds no wild, so a wild
+    from the hand may follow in the same action without ever making two
+    wilds at once (R14).  The naturals of ranks 3 up to the run must come
+    first, then the natural of the two's slot sends it to rank 2.
+    """
+    suit, lo, hi, ((wild_pos, _two),) = run
+    codes = POS_CODE[suit]
+    lifted = [codes[p] for p in range(3, lo)] + [codes[wild_pos]]
+    rest = list(counts)
+    for c in lifted:
+        rest[c] -= 1
+        if rest[c] < 0:
+            return
+    landed = RunMeld(suit, 2, hi)
+    two = 4 + suit
+    for option in _run_adds(landed, rest, [w for w in hand_wilds if rest[w]]):
+        # a second two of the suit could have been the natural one (R9): that add is listed already
+        if any(slot >= 0 and card != two for card, slot in zip(option.cards, option.slots)):
+            placed = sorted([(c, NO_SLOT) for c in lifted] + list(zip(option.cards, option.slots)))
+            yield AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), "low", option.meld)
+
+
+def _misses(cells: list[int], counts: Sequence[int], codes: Sequence[int]) -> list[list[int]]:
+    """``out[k]``: the cells among the first ``k`` that the hand cannot fill (at most 2 kept)."""
+    out: list[list[int]] = [[]]
+    current: list[int] = []
+    for p in cells:
+        if not counts[codes[p]]:
+            current = [*current, p]
+        out.append(current)
+        if len(current) > 1:
+            break
+    return out
+
+
+def _run_option(
+    run: RunMeld,
+    L: int,
+    H: int,
+    cells: list[int],
+    free: int,
+    wild: int,
+    end: str | None,
+    wilds: tuple[tuple[int, int], ...],
+    displaced_at: int = 0,
+) -> AddOption:
+    """Build the option that fills ``cells`` with naturals except ``free``.
+
+    ``wild`` (if >= 0) is a hand wild put at ``free``; otherwise ``free`` is
+    where the displaced table wild went (``wilds`` gives the new wild list).
+    """
+    suit = run.suit
+    codes = POS_CODE[suit]
+    naturals = [codes[p] for p in cells if p != free]
+    if displaced_at:
+        naturals.append(codes[displaced_at])
+    naturals.sort()
+    if wild >= 0:
+        i = bisect_right(naturals, wild)  # canonical order: a natural before an equal wild
+        naturals.insert(i, wild)
+        slots = one_slot(len(naturals), i, codes[free])
+        wilds = ((free, wild),)
+    else:
+        slots = NO_SLOTS[len(naturals)]
+    new = _tuple_new(RunMeld, (suit, L, H, wilds))  # the NamedTuple without its Python-level __new__
+    if L == 2 and H == 14:
+        new = normalize_run(new)
+    return _tuple_new(AddOption, (tuple(naturals), slots, end, new))
+
+
+_tuple_new = tuple.__new__

@@ -1,0 +1,120 @@
+"""Listing every meld and add a hand allows, and resolving a typed one (R6..R14).
+
+The engine lists legal actions with :func:`meld_options` / :func:`add_options`
+and checks a typed action by enumerating with exactly the action's cards
+(:func:`resolve_meld`, :func:`resolve_add`), so the list and the check cannot
+disagree.  Each dispatches to the fast one-wild enumerator
+(:mod:`.classic`) or the general one (:mod:`.general`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..cards import counts_of
+from ..rules import Rules, WildLimit
+from .classic import classic_adds, classic_melds, classic_placements
+from .explain import explain_add, explain_meld
+from .general import general_adds, general_melds, wild_meld_adds, wild_melds
+from .types import AddOption, Meld, RunMeld, WildMeld
+
+
+def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:
+    """Every distinct meld that the multiset ``counts`` can lay down (R6..R10).
+
+    ``wilds_ok=False`` keeps wilds out of sets and runs (seed 002's three-handed
+    game, while a wild-card meld is unfinished).
+
+    >>> from biriba.cards import counts_of, parse_cards
+    >>> from biriba.rules import CLASSIC
+    >>> sorted(m.text() for m in meld_options(counts_of(parse_cards("7H 8H 9H JK")), CLASSIC))[:3]
+    ['7H 8H 9H', '7H 8H 9H JK=TH', '7H 8H JK=9H']
+    """
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    if rules.wild_limit == WildLimit.ONE:
+        yield from classic_melds(counts, rules, wild_avail)
+    else:
+        yield from general_melds(counts, rules, wild_avail)
+    if rules.wild_melds:
+        yield from wild_melds(counts, rules)
+
+
+def meld_placements(
+    counts: Sequence[int], rules: Rules, wilds_ok: bool = True
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The same melds as :func:`meld_options`, as the cards and slots of a ``meld`` action.
+
+    In the common one-wild case they are built straight from the enumeration,
+    without meld objects: listing legal actions is the engine's hottest path.
+    """
+    if rules.wild_limit != WildLimit.ONE or rules.wild_melds:
+        for meld in meld_options(counts, rules, wilds_ok):
+            yield meld.cards(), meld.slots()
+        return
+    yield from classic_placements(counts, rules, [w for w in rules.wild_kinds if counts[w]] if wilds_ok else [])
+
+
+def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[AddOption]:
+    """Every distinct multiset of ``counts`` that can go onto ``meld`` in one add.
+
+    Adding several cards is adding them one at a time in some order, each step
+    obeying R13 and R14; the options are the distinct results, told apart by
+    the cards, the slot of an added wild and the end a displaced wild takes.
+    ``wilds_ok=False`` keeps hand wilds off sets and runs (see :func:`meld_options`).
+    """
+    if isinstance(meld, WildMeld):
+        yield from wild_meld_adds(meld, counts, rules)
+        return
+    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    if rules.wild_limit != WildLimit.ONE:
+        yield from general_adds(meld, counts, rules, wild_avail)
+    else:
+        yield from classic_adds(meld, counts, wild_avail)
+
+
+def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Meld:
+    """The meld that these hand cards make, applying R10's default slot.
+
+    Raises :class:`IllegalActionError` naming the rule when they make none.
+    """
+    options = [m for m in meld_options(counts_of(cards), rules) if m.size == len(cards)]
+    options = [m for m in options if _slots_match(cards, slots, m)]
+    if not options:
+        raise explain_meld(cards, slots, rules)
+    return max(options, key=_default_key)
+
+
+def resolve_add(meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, rules: Rules) -> AddOption:
+    """The result of adding these hand cards to ``meld`` (R12..R14 defaults applied)."""
+    options = [o for o in add_options(meld, counts_of(cards), rules) if len(o.cards) == len(cards)]
+    options = [o for o in options if _slots_match(cards, slots, o.meld, added=o)]
+    if end is not None:
+        options = [o for o in options if o.end == end or _ace_either_end(o)]
+    if not options:
+        raise explain_add(meld, cards, slots, end, rules)
+    return max(options, key=lambda o: _default_key(o.meld))
+
+
+def _slots_match(cards: Sequence[int], slots: Sequence[int], meld: Meld, added: AddOption | None = None) -> bool:
+    """Do the slots the player named agree with this candidate?"""
+    named = sorted((c, s) for c, s in zip(cards, slots) if s >= 0)
+    if not named:
+        return True
+    if added is not None:
+        have = sorted((c, s) for c, s in zip(added.cards, added.slots) if s >= 0)
+    else:
+        have = sorted((c, s) for c, s in zip(meld.cards(), meld.slots()) if s >= 0)
+    return named == have
+
+
+def _ace_either_end(option: AddOption) -> bool:
+    """A wild displaced to the ace slot of a 13-run is at both ends at once."""
+    run = option.meld
+    return bool(option.end) and isinstance(run, RunMeld) and run.size == 13 and any(p == 1 for p, _ in run.wilds)
+
+
+def _default_key(meld: Meld) -> tuple[int, int]:
+    """R10/R13 defaults: a two landing natural first, then the wild highest."""
+    if not isinstance(meld, RunMeld):
+        return (0, 0)
+    return (0, max(p for p, _ in meld.wilds)) if meld.wilds else (1, 0)

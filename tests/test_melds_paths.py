@@ -1,0 +1,67 @@
+"""The fast one-wild enumerator (melds/classic.py) against the general one (melds/general.py).
+
+The general enumerator serves every wild limit; under the classic limit of
+one wild per meld both apply, and they must list the same melds and the same
+adds, card for card and slot for slot.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from biriba.cards import counts_of, full_deck
+from biriba.melds.classic import classic_adds, classic_melds, classic_placements
+from biriba.melds.general import general_adds, general_melds
+from biriba.melds.types import Meld
+from biriba.rules import CLASSIC, Rules
+
+SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+DECK = full_deck()
+RULES = [CLASSIC, CLASSIC.replace(twos_wild=False), CLASSIC.replace(min_meld=4, biriba_size=8)]
+
+hands = st.lists(st.sampled_from(DECK), min_size=3, max_size=13)
+
+
+def wilds_in(counts: list[int], rules: Rules) -> list[int]:
+    return [w for w in rules.wild_kinds if counts[w]]
+
+
+def meld_key(meld: Meld) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    return (meld.kind, meld.cards(), meld.slots())
+
+
+@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands, st.sampled_from(range(len(RULES))))
+def test_fast_and_general_melds_agree(cards: list[int], which: int) -> None:
+    rules = RULES[which]
+    counts = counts_of(cards)
+    wilds = wilds_in(counts, rules)
+    fast = sorted(map(meld_key, classic_melds(counts, rules, wilds)))
+    general = sorted(map(meld_key, general_melds(counts, rules, wilds)))
+    assert fast == general
+    placed = sorted(classic_placements(counts, rules, wilds))
+    assert placed == sorted((cards_, slots) for _, cards_, slots in fast)
+
+
+@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands, hands, st.integers(0, 1000), st.sampled_from(range(len(RULES))))
+def test_fast_and_general_adds_agree(table_cards: list[int], cards: list[int], pick: int, which: int) -> None:
+    rules = RULES[which]
+    table_counts = counts_of(table_cards)
+    melds = list(classic_melds(table_counts, rules, wilds_in(table_counts, rules)))
+    if not melds:
+        return
+    meld = melds[pick % len(melds)]
+    counts = counts_of(cards)
+    wilds = wilds_in(counts, rules)
+
+    def key(option: object) -> tuple[object, ...]:
+        cards_, slots, end, result = option  # type: ignore[misc]
+        return (cards_, slots, end, meld_key(result))
+
+    fast = sorted(map(key, classic_adds(meld, counts, wilds)))
+    general = sorted(map(key, general_adds(meld, counts, rules, wilds)))
+    assert fast == general, meld.text()
