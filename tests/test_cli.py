@@ -116,6 +116,8 @@ def test_simulate_save_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 0 and replayed["deals"][0]["ended_by"] in ("closure", "passes", "capped")
     code, out, _ = run(capsys, "replay", str(records[0]))
     assert code == 0 and out.startswith("deal 1:")
+    winners = replayed["deals"][0]["winners"]
+    assert (f"team {winners[0]} wins" if len(winners) == 1 else "tie") in out.splitlines()[0]  # D31
 
 
 def test_replay_stops_at_the_first_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

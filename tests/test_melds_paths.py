@@ -18,7 +18,7 @@ from biriba.melds.general import general_adds, general_melds
 from biriba.melds.types import Meld
 from biriba.rules import CLASSIC, Rules
 
-SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 1
+SCALE = 10 if os.environ.get("BIRIBA_LONG") else 1
 DECK = full_deck()
 RULES = [CLASSIC, CLASSIC.replace(twos_wild=False), CLASSIC.replace(min_meld=4, biriba_size=8)]
 
@@ -33,7 +33,7 @@ def meld_key(meld: Meld) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     return (meld.kind, meld.cards(), meld.slots())
 
 
-@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, st.sampled_from(range(len(RULES))))
 def test_fast_and_general_melds_agree(cards: list[int], which: int) -> None:
     rules = RULES[which]
@@ -46,7 +46,7 @@ def test_fast_and_general_melds_agree(cards: list[int], which: int) -> None:
     assert placed == sorted((cards_, slots) for _, cards_, slots in fast)
 
 
-@settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, hands, st.integers(0, 1000), st.sampled_from(range(len(RULES))))
 def test_fast_and_general_adds_agree(table_cards: list[int], cards: list[int], pick: int, which: int) -> None:
     rules = RULES[which]

@@ -113,3 +113,35 @@ def test_table_melds_name_the_option_too() -> None:
         parse_meld("3H JK=4H JK=5H", ITALIAN)
     with pytest.raises(NotationError, match=r"option sets"):
         parse_meld("7S 7H 7D", PRESETS["kozi"])
+
+
+def test_keeping_one_card_names_the_reserve_options() -> None:
+    italian = position({0: "TS 9C"}, melds=([RUN], []), phase="play", rules=ITALIAN)
+    error = refusal(italian, "add 1 TS")
+    assert error.rule == "reserve_access" and "could not take your reserve" in error.reason
+    two = position({0: "TS 9C"}, melds=([RUN], []), phase="play", rules=CLASSIC.replace(reserve_biribas=2))
+    assert refusal(two, "add 1 TS").rule == "reserve_biribas"
+    classic = position({0: "6S 9C"}, phase="play", melds=(["3S 4S 5S"], []))
+    assert refusal(classic, "add 1 6S").rule == "R17"  # no biriba: the classic rule
+
+
+def test_biriba_size_refusal_names_the_option() -> None:
+    eight = CLASSIC.replace(biriba_size=8)
+    deal = position({0: "9C"}, melds=([RUN], []), reserves=((0, True), None), phase="play", rules=eight)
+    error = refusal(deal, "discard 9C")
+    assert error.rule == "biriba_size" and "at least 8 cards" in error.reason
+    assert (
+        refusal(position({0: "9C"}, melds=([RUN], []), phase="play", rules=eight), "discard 9C").rule == "biriba_size"
+    )
+
+
+def test_closure_by_comes_before_the_way_of_going_out() -> None:
+    deal = position({0: "TS"}, melds=([RUN], []), reserves=((2, True), None), phase="play", rules=PRESETS["atout"])
+    assert refusal(deal, "add 1 TS").rule == "closure_by"
+
+
+def test_wild_limit_judges_a_two_that_cannot_be_natural() -> None:
+    deal = position({0: "2H 9C QD TC"}, melds=(["4H 5H 6H JK=7H"], []), phase="play", rules=ITALIAN)
+    for action in ("add 1 2H", "add 1 2H=8H"):
+        error = refusal(deal, action)
+        assert error.rule == "wild_limit" and "3 naturals allow 1 wild" in error.reason, str(error)

@@ -216,6 +216,12 @@ def test_option_single_take_closure_seed_002_third_condition() -> None:
     assert play(two, "take", "add 1 TS", "discard 9C").ended_by is None and not two.took_with_one
     drawn = position({0: "TS"}, rules=PRESETS["atout"], **{**setup, "discard": "KD"})
     assert play(drawn, "draw", "add 1 TS").sizes[0] == 1 and not drawn.took_with_one
+    # a reserve picked up by melding that turn is a new hand: seed 002's condition is over
+    atout = PRESETS["atout"]
+    pickup = position({0: "9C"}, rules=atout, melds=(["9S 9H 9H"], []), discard="9D", phase="draw")
+    play(pickup, "take")
+    assert pickup.took_with_one
+    assert pickup.apply(pickup.parse_action("add 1 9C 9D")).reserve == "meld" and not pickup.took_with_one
     # going out by melding (three-handed) is refused on that turn as well
     three = PRESETS["three-handed"]
     meld_out = position(
@@ -386,10 +392,10 @@ def test_option_seats_six_brings_the_third_pack_and_two_jokers(name: str) -> Non
     deal = Deal.shuffled(1, rules=six)
     assert deal.stock_count == 162 - 66 - six.packets * 11 - 1 >= 29
     assert (six.with_options(["seats=4"]).packs, six.with_options(["seats=4"]).jokers) == (2, 4)
-    explicit = PRESETS[name].with_options(["seats=6", "jokers=8"])  # set explicitly: kept
+    explicit = PRESETS[name].with_options(["seats=6", "jokers=8", "packs=3"])  # set explicitly: kept
     assert (explicit.packs, explicit.jokers) == (3, 8)
     if six.partnerships:
-        assert PRESETS[name].with_options(["seats=6", "packs=2", "jokers=4"]).deck_size == 108
+        assert PRESETS[name].with_options(["seats=6", "packs=2"]).deck_size == 108  # either one given: both kept
 
 
 def test_option_reserve_per_player_in_individual_play() -> None:
@@ -466,7 +472,7 @@ def test_D22_cut_bonus_goes_to_the_dealers_team_under_its_own_key(cut: int, poin
 
 
 def test_D22_bottom_wilds_go_to_the_dealers_hand() -> None:
-    rules = PRESETS["atout"]
+    rules = PRESETS["three-handed"].replace(seats=4)  # the non-partnership deal of seed 002, for four
     plain = [c for c in full_deck() if c not in rules.wild_kinds]
     wilds = [c for c in full_deck() if c in rules.wild_kinds]
     random.Random(7).shuffle(plain)

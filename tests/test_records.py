@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from biriba.errors import InvalidPositionError, NotationError
 from biriba.match import Match
 from biriba.records import position_from_json, position_to_json, record_to_json
 from biriba.replay import ReplayError, load_match, replay_record
+from biriba.rules import PRESET_VERSION, PRESETS, PRESETS_BY_VERSION
 from biriba.table import play_deal
 from helpers import play, position
 
@@ -110,3 +112,18 @@ def test_match_record_resumes_where_it_stopped() -> None:
     current = resumed.current
     assert current is not None and current.history == deal.history
     assert position_to_json(current) == position_to_json(deal) and current.deck == deal.deck
+
+
+@pytest.mark.parametrize("name", ["kozi", "atout", "italian", "three-handed"])
+def test_records_of_earlier_preset_versions_replay(name: str) -> None:
+    """A record written before ``preset_version`` (by biriba 0.1) keeps its presets' old meaning."""
+    record = json.loads((Path(__file__).parent / "records" / f"v1-{name}.json").read_text())
+    assert "preset_version" not in record and record["rules"] == name
+    replay = replay_record(record)  # every action and every stored result checks
+    assert replay.rules == PRESETS_BY_VERSION[1][name] != PRESETS[name]
+    resaved = replay.match.to_record()
+    assert resaved["preset_version"] == PRESET_VERSION and isinstance(resaved["rules"], dict)
+    again = replay_record(json.loads(json.dumps(resaved)))
+    assert [d.result() for d in again.deals] == [d.result() for d in replay.deals]
+    with pytest.raises(ReplayError):
+        replay_record({**record, "preset_version": PRESET_VERSION})  # read as today's preset, it breaks

@@ -14,12 +14,14 @@ from .deal import Deal
 from .errors import BiribaError, IllegalActionError, InvalidPositionError, NotationError
 from .match import Match
 from .melds import Meld, RunMeld, SetMeld
+from .replay import load_match, replay_record
 from .rules import CLASSIC, PRESETS, Rules, preset
 from .scoring import DealResult
+from .table import Event, Table
 from .terms import Ending, Outcome, Phase, Reserve
 from .views import PlayerView
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CLASSIC",
@@ -30,6 +32,7 @@ __all__ = [
     "Deal",
     "DealResult",
     "Ending",
+    "Event",
     "IllegalActionError",
     "InvalidPositionError",
     "Match",
@@ -42,7 +45,10 @@ __all__ = [
     "Rules",
     "RunMeld",
     "SetMeld",
+    "Table",
     "card_name",
+    "load_match",
     "parse_card",
     "preset",
+    "replay_record",
 ]

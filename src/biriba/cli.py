@@ -167,7 +167,9 @@ def _replay(args: argparse.Namespace) -> int:
             print(f"deal {item['deal']}: in progress after {item['actions']} actions")
             continue
         scores = " ".join(f"{s:+d}" for s in item["team_scores"])
-        print(f"deal {item['deal']}: {scores}  (ended by {item['ended_by']}; totals {item['totals']})")
+        winners = item["winners"]
+        won = f"team {winners[0]} wins" if len(winners) == 1 else f"teams {', '.join(map(str, winners))} tie"
+        print(f"deal {item['deal']}: {scores}  ({won}; ended by {item['ended_by']}; totals {item['totals']})")
     if winner is not None:
         names = ", ".join(match.players[s] for s in match.rules.teams[winner])
         print(f"match over: team {winner} ({names}) wins {totals}")

@@ -493,13 +493,13 @@ class Deal(DealState):
         team = rules.team_of[seat]
         reserve = self.reserves[team]
         if reserve is not None:
-            if by_meld and not rules.meld_out:
-                raise IllegalActionError(
-                    "R22", "with your team's reserve taken, go out by discarding, never by melding"
-                )
             if rules.closure_by == ClosureBy.RESERVE_TAKER and reserve.seat != seat:
                 raise IllegalActionError(
                     "closure_by", "only your partner, who took your team's reserve, may go out; keep a card"
+                )
+            if by_meld and not rules.meld_out:
+                raise IllegalActionError(
+                    "R22", "with your team's reserve taken, go out by discarding, never by melding"
                 )
             if self.biribas[team] < rules.closure_biribas:
                 self._refuse_biribas(rules.cite("R22", "closure_biribas"), "going out needs", rules.closure_biribas)
@@ -519,14 +519,23 @@ class Deal(DealState):
         raise IllegalActionError("R20", "no reserve packet is left for your team")
 
     def _refuse_biribas(self, rule: str, needs: str, count: int) -> None:
-        """Too few biribas: name option ``set_biribas`` when a long set of the team does not count."""
+        """Too few biribas: name the option that keeps a long meld of the team from counting.
+
+        ``set_biribas`` when a set of biriba size is no biriba, ``biriba_size``
+        when a meld of the classic seven cards is too short under these rules.
+        """
         rules = self.rules
         team = rules.team_of[self.to_move]
         reason = f"{needs} {_biribas(count)} on your team's table"
-        long_sets = [m for m in self.melds[team] if isinstance(m, SetMeld) and m.size >= rules.biriba_size]
-        if any(not is_biriba(m, rules) for m in long_sets):
+        melds = self.melds[team]
+        if any(isinstance(m, SetMeld) and m.size >= rules.biriba_size and not is_biriba(m, rules) for m in melds):
             kinds = "runs and sets of aces" if rules.set_biribas == SetBiribas.ACES else "runs"
             raise IllegalActionError("set_biribas", f"{reason}, and under these rules only {kinds} are biribas")
+        classic_size = CLASSIC.biriba_size
+        if rules.biriba_size > classic_size and any(classic_size <= m.size < rules.biriba_size for m in melds):
+            raise IllegalActionError(
+                "biriba_size", f"{reason}, and under these rules a biriba has at least {rules.biriba_size} cards"
+            )
         raise IllegalActionError(rule, reason)
 
     def _refuse_rest(self, action: Action) -> None:
@@ -542,12 +551,13 @@ class Deal(DealState):
             took = self.took_single
             if took >= 0 and trial.hands[seat][took]:
                 raise IllegalActionError("R17", f"your last card would be the single {card_name(took)} you took (R16)")
-            if trial.reserves[team] is not None:  # the last card could only go out: say why it may not
-                try:
-                    trial._refuse_emptying()
-                except IllegalActionError as why:
+            try:  # the last card's discard would have to go out or take the reserve: say why it may not
+                trial._refuse_emptying()
+            except IllegalActionError as why:
+                if trial.reserves[team] is not None or not why.rule.startswith("R"):
+                    goal = "go out" if trial.reserves[team] is not None else "take your reserve"
                     raise IllegalActionError(
-                        why.rule, f"keep at least 2 cards, as your last one could not go out: {why.reason}"
+                        why.rule, f"keep at least 2 cards, as your last one could not {goal}: {why.reason}"
                     ) from None
             raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
         raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
@@ -705,6 +715,7 @@ class Deal(DealState):
         self.reserves[team] = Reserve(seat, active)
         self.reserve_packets[team] = packet
         self.reserve_due = False
+        self.took_with_one = False  # a new hand: seed 002's single-take condition was about the old one
         return packet
 
     def _next_turn(self) -> Ending | None:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from .cards import NAMES, parse_card
 from .deal import Deal
 from .errors import BiribaError, InvalidPositionError, NotationError
-from .rules import Rules
+from .rules import PRESET_VERSION, Rules
 from .scoring import DealResult
 from .state import read_fields, write_fields
 from .terms import Phase
@@ -118,6 +118,7 @@ def record_to_json(rules: Rules, players: Sequence[str], deals: Sequence[Deal], 
     """A record of a match (or of a few deals) as JSON data."""
     return {
         "format": RECORD_FORMAT,
+        "preset_version": PRESET_VERSION,
         "rules": rules.to_json(),
         "players": list(players),
         **extra,

@@ -35,9 +35,10 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
     """Replay every action of a record, checking each one and each stored result."""
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise NotationError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
-    rules = Rules.from_json(data.get("rules", "classic"))
+    version = data.get("preset_version", 1)  # records before the field named version-1 presets
+    rules = Rules.from_json(data.get("rules", "classic"), version)
     players = list(data.get("players", [f"Seat {s}" for s in range(rules.seats)]))
-    extra = {k: v for k, v in data.items() if k not in ("format", "rules", "players", "deals")}
+    extra = {k: v for k, v in data.items() if k not in ("format", "preset_version", "rules", "players", "deals")}
     match = Match(rules, players, extra.get("seed"), max_turns)
     table = Table(match, [None] * rules.seats)
     raw_deals = data.get("deals", [])

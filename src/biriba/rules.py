@@ -316,16 +316,17 @@ class Rules:
         """A copy with some options changed; the name records that it was changed.
 
         A new number of seats brings its own deck (two packs and four jokers,
-        three and six from five players on, seed 002) unless the deck is set
-        too or was not the standard one.
+        three and six from five players on, seed 002), unless ``packs`` or
+        ``jokers`` is set in the same change or the deck was not the standard
+        one (rules D30).
         """
         if "name" not in changes:
             changes["name"] = self.name if self.name.endswith("*") else self.name + "*"
         seats = changes.get("seats", self.seats)
-        if seats != self.seats and (self.packs, self.jokers) == standard_deck(self.seats):
-            packs, jokers = standard_deck(seats) if isinstance(seats, int) else (self.packs, self.jokers)
-            changes.setdefault("packs", packs)
-            changes.setdefault("jokers", jokers)
+        deck_given = "packs" in changes or "jokers" in changes
+        standard = (self.packs, self.jokers) == standard_deck(self.seats)
+        if isinstance(seats, int) and seats != self.seats and standard and not deck_given:
+            changes["packs"], changes["jokers"] = standard_deck(seats)
         try:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:
@@ -363,14 +364,18 @@ class Rules:
         return {"name": self.name, **self.options()}
 
     @classmethod
-    def from_json(cls, data: str | dict[str, Any]) -> Rules:
-        """A preset by name, or options over a preset (``base``, else the name's preset, else classic)."""
+    def from_json(cls, data: str | dict[str, Any], version: int | None = None) -> Rules:
+        """A preset by name, or options over a preset (``base``, else the name's preset, else classic).
+
+        ``version`` is the presets' version the data was written with (a
+        record's ``preset_version``); by default the current one.
+        """
         if isinstance(data, str):
-            return preset(data)
+            return preset(data, version)
         if not isinstance(data, dict):
             raise NotationError("rules must be a preset name or an object of options")
         name = str(data.get("name", ""))
-        base = preset(data.get("base") or (name.rstrip("*") if name.rstrip("*") in PRESETS else "classic"))
+        base = preset(data.get("base") or (name.rstrip("*") if name.rstrip("*") in PRESETS else "classic"), version)
         unknown = set(data) - set(OPTION_NAMES) - {"base", "name"}
         if unknown:
             raise NotationError(f"unknown rule options: {', '.join(sorted(unknown))}")
@@ -567,7 +572,6 @@ _ATOUT = CLASSIC.replace(
     trump=Trump.UPCARD,
     trump_run_bonus=Bonus(600, 300),
     cut_bonus=(100, 50),
-    bottom_wilds=True,
     reserve_biribas=0,
     opening_minimums=((1000, 1499, 75), (1500, 2999, 90)),
     stock_out=StockOut.END,
@@ -636,9 +640,37 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-def preset(name: str) -> Rules:
-    """The named preset; raises :class:`NotationError` naming the known ones."""
+#: The version of the presets' definitions.  A record names its version
+#: (``preset_version``), so that a preset name keeps the meaning it had when
+#: the record was written; a record without one is of version 1.
+PRESET_VERSION = 2
+
+_BEFORE_ISSUE_6: dict[str, Any] = {"closure_by": ClosureBy.EITHER, "single_take_closure": True}
+_SEED_002_V1: dict[str, Any] = {**_BEFORE_ISSUE_6, "cut_bonus": (), "bottom_wilds": False}
+#: What each preset was in version 1, as the options that have changed since.
+_VERSION_1: dict[str, dict[str, Any]] = {
+    "kozi": {"sets": True, "closure_by": ClosureBy.EITHER},
+    "atout": _SEED_002_V1,
+    "cyprus": _SEED_002_V1,
+    "three-handed": _SEED_002_V1,
+    "individual": _SEED_002_V1,
+    "italian": {"no_reserve_penalty": 100, "inactive_reserve_penalty": 100},
+}
+PRESETS_BY_VERSION: dict[int, dict[str, Rules]] = {
+    PRESET_VERSION: PRESETS,
+    1: {name: rules.replace(name=name, **_VERSION_1.get(name, {})) for name, rules in PRESETS.items()},
+}
+
+
+def preset(name: str, version: int | None = None) -> Rules:
+    """The named preset (as defined in ``version`` of the presets, by default the current one).
+
+    Raises :class:`NotationError` naming the known presets.
+    """
+    presets = PRESETS_BY_VERSION.get(PRESET_VERSION if version is None else version)
+    if presets is None:
+        raise NotationError(f"unknown preset version {version!r}; known: {', '.join(map(str, PRESETS_BY_VERSION))}")
     try:
-        return PRESETS[name]
+        return presets[name]
     except KeyError:
         raise NotationError(f"unknown rules preset {name!r}; known: {', '.join(PRESETS)}") from None

@@ -31,7 +31,7 @@ class DealResult(NamedTuple):
         return {
             "team_scores": list(self.team_scores),
             "breakdown": [dict(b) for b in self.breakdown],
-            "ended_by": self.ended_by,
+            "ended_by": None if self.ended_by is None else str(self.ended_by),
             "winners": list(self.winners),
         }
 

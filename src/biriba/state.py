@@ -25,7 +25,7 @@ from .actions import Action
 from .cards import NAMES, SUITS, cards_of, counts_of, parse_card
 from .errors import InvalidPositionError, NotationError
 from .melds import Meld, parse_meld
-from .rules import CLASSIC, Rules
+from .rules import CLASSIC, Rules, Trump
 from .terms import Ending, Phase, Reserve
 
 
@@ -81,7 +81,7 @@ def _card_or_none(value: Any, _rules: Rules) -> int:
 def _suit(value: Any, rules: Rules) -> int:
     if value is None:
         return -1
-    if rules.trump == "none" or value not in SUITS:
+    if rules.trump == Trump.NONE or value not in SUITS:
         raise InvalidPositionError(f"a suit S, H, D or C under rules with a trump, not {value!r}")
     return SUITS.index(value)
 

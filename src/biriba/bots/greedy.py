@@ -44,13 +44,13 @@ class GreedyBot:
         if view.phase == Phase.DRAW:
             return self._draw_or_take(view, legal)
         best: tuple[float, float, Action] | None = None
-        allowed = set(legal)
+        allowed = {action: action for action in legal}  # to answer with the legal list's own object
         counts = view.hand_counts()
         for action, old, new in _options(view, counts, view.melds[view.team]):
             if action not in allowed:
                 continue
             gain = self._gain(view, old, new, action.cards, len(view.hand) - len(action.cards))
-            key = (gain, self.rng.random(), action)
+            key = (gain, self.rng.random(), allowed[action])
             if best is None or key[:2] > best[:2]:
                 best = key
         if best is not None and best[0] > 0:

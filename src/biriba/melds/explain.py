@@ -166,6 +166,10 @@ def explain_add(
             return too_many_wilds(rules, "run", meld.size - len(meld.wilds) + len(naturals), wilds, text)
     table = range(meld.lo, meld.hi + 1)
     if meld.wilds and two in naturals and not _two_fits_natural(table, [c for c in naturals if c != two]):
+        if rules.wild_limit != WildLimit.ONE:  # the two would be a wild: judge it by the limit
+            natural_count = meld.size - len(meld.wilds) + len(naturals) - 1
+            wilds = len(meld.wilds) + len(hand_wilds) + 1
+            return too_many_wilds(rules, "run", natural_count, wilds, text)
         return IllegalActionError("R14", f"{card_name(two)} cannot be natural here, and {target} already holds a wild")
     wrong = [c for c in naturals if suit_of(c) != suit]
     if wrong and is_two(wrong[0]) and not rules.twos_wild:
