@@ -1,4 +1,4 @@
-"""The command-line contract of notation.md: legal, apply, view, replay, simulate, rules."""
+"""The command-line contract of notation.md: legal, apply, view, replay, position, simulate, rules."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from biriba.cards import card_name, parse_card
 from biriba.cli import main
+from biriba.match import Match
 from biriba.records import position_to_json
+from biriba.rules import Rules
 from helpers import position
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"
@@ -156,3 +159,92 @@ def test_console_script_is_installed() -> None:
     exe = Path(sys.executable).with_name("biriba")
     done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.startswith("biriba ")
+
+
+def simulated_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The record of three greedy self-play deals (one match: no team gets near 5000)."""
+    save = tmp_path / "records"
+    code, _, _ = run(capsys, "simulate", "--deals", "3", "--bots", "greedy", "--save", str(save), "--json")
+    records = sorted(save.glob("*.json"))
+    assert code == 0 and len(records) == 1
+    return records[0]
+
+
+def test_position_of_a_recorded_deal_loads_and_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = simulated_record(tmp_path, capsys)
+    code, out, err = run(capsys, "position", str(record), "--deal", "2", "--step", "5")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["format"] == "biriba-position/1"
+    _, replayed, _ = run(capsys, "replay", str(record), "--json")
+    assert data["match_scores"] == json.loads(replayed)["deals"][0]["totals"]  # the totals before deal 2
+    path = write(tmp_path, "pos.json", data)
+    code, out, _ = run(capsys, "legal", path)
+    legal = out.splitlines()
+    assert code == 0 and legal
+    code, out, _ = run(capsys, "apply", path, legal[0])
+    assert code == 0 and json.loads(out)
+
+
+def test_position_defaults_to_the_end_of_the_last_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = simulated_record(tmp_path, capsys)
+    data = json.loads(record.read_text())
+    actions = data["deals"][-1]["actions"]
+    code, out, err = run(capsys, "position", str(record))  # the last deal is over: no position after it
+    assert code == 1 and out == ""
+    assert f"deal 3 ended at step {len(actions)}" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "position", str(record), "--step", str(len(actions) - 1))
+    assert code == 0 and json.loads(out)["format"] == "biriba-position/1"
+    # a saved match whose last deal is unfinished: by default, its position now
+    del data["deals"][-1]["result"]
+    data["deals"][-1]["actions"] = actions[:10]
+    saved = write(tmp_path, "saved.json", data)
+    code, out, _ = run(capsys, "position", saved)
+    code_3_10, out_3_10, _ = run(capsys, "position", saved, "--deal", "3", "--step", "10")
+    assert code == code_3_10 == 0 and json.loads(out) == json.loads(out_3_10)
+    assert json.loads(out)["to_move"] == actions[10][0]
+
+
+def test_position_out_of_range_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = simulated_record(tmp_path, capsys)
+    steps = len(json.loads(record.read_text())["deals"][0]["actions"])
+    for argv, valid in [
+        (["--deal", "0"], "1..3"),
+        (["--deal", "4"], "1..3"),
+        (["--deal", "-1"], "1..3"),
+        (["--deal", "1", "--step", "-1"], f"0..{steps}"),
+        (["--deal", "1", "--step", str(steps + 1)], f"0..{steps}"),
+    ]:
+        code, out, err = run(capsys, "position", str(record), *argv)
+        assert code == 2 and out == "" and valid in err and len(err.strip().splitlines()) == 1, argv
+
+
+def test_position_equals_replaying_the_actions_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = simulated_record(tmp_path, capsys)
+    data = json.loads(record.read_text())
+    match = Match(Rules.from_json(data["rules"]), seed=data["seed"])
+    first, second = data["deals"][0], data["deals"][1]
+    deal = match.new_deal([parse_card(c) for c in first["deck"]], first["dealer"])
+    for _seat, text in first["actions"]:
+        deal.apply(deal.parse_action(text))
+    deal = match.new_deal([parse_card(c) for c in second["deck"]], second["dealer"])
+    for step in range(13):
+        code, out, _ = run(capsys, "position", str(record), "--deal", "2", "--step", str(step))
+        assert code == 0 and json.loads(out) == position_to_json(deal), step
+        seat, text = second["actions"][step]
+        assert deal.to_move == seat
+        # the next step's position is also this one with the next action applied
+        code, applied, _ = run(capsys, "apply", write(tmp_path, "pos.json", json.loads(out)), text)
+        deal.apply(deal.parse_action(text))
+        assert code == 0 and json.loads(applied) == position_to_json(deal), step
+
+
+def test_view_text_draws_the_seat_view_as_the_game_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = position({1: "2S 3S 4S 9C"}, melds=(["7H 8H 9H"], ["KS KH KD"]), discard="8C 9D", phase="draw", to_move=1)
+    path = write(tmp_path, "pos.json", position_to_json(deal))
+    code, out, _ = run(capsys, "view", path, "--seat", "1", "--text", "--plain")
+    assert code == 0 and out.isascii()
+    assert "Your hand (4)" in out and "2S 2S" not in out and "KS KH KD" in out and "7H 8H 9H" in out
+    assert "Pile 2: top 9D" in out
+    hidden = [name for name in deal.hand(0) if name not in deal.hand(1)]
+    assert all(f" {card_name(c)} " not in out.split("Your hand")[1] for c in hidden)

@@ -101,7 +101,8 @@ class Action(NamedTuple):
                 raise NotationError("add needs at least one card")
             cards, slots = parse_placed(rest)
             return cls("add", tuple(cards), tuple(slots), int(args[0]) - 1, end)
-        raise NotationError(f"unknown action {words[0]!r}; {USAGE}")
+        shown = words[0] if len(words[0]) <= 12 else words[0][:12] + "..."
+        raise NotationError(f"unknown action {shown!r}; {USAGE}")
 
 
 DRAW = Action("draw")

@@ -69,7 +69,8 @@ def parse_card(text: str) -> int:
     key = text.strip().upper()
     code = _PARSE.get(key)
     if code is None:
-        raise NotationError(f"{text!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, or JK")
+        shown = text if len(text) <= 12 else text[:12] + "..."
+        raise NotationError(f"{shown!r} is not a card: write rank A 2-9 T J Q K then suit S H D C, or JK")
     return code
 
 

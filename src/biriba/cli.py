@@ -20,7 +20,7 @@ from .bots import BOT_KINDS
 from .deal import Deal
 from .errors import BiribaError
 from .records import load_json, position_from_json, position_to_json
-from .replay import load_match
+from .replay import load_match, replay_record
 from .rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS, Rules, format_option, preset
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
@@ -59,10 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
     p.add_argument("--bots", default="greedy", help="bot kind(s) for the other seats, comma-separated (cycled)")
     p.add_argument("--name", default="You", help="your name in the record")
-    p.add_argument("--save", metavar="FILE", help="save the match record to FILE after every action")
-    p.add_argument("--resume", metavar="FILE", help="resume the match saved in FILE")
+    p.add_argument("--save", metavar="FILE", help="save the match in FILE (default: an autosave, see --list)")
+    p.add_argument("--force", action="store_true", help="with --save: start over in a file that holds a match")
+    p.add_argument(
+        "--resume", metavar="FILE", nargs="?", const="", help="resume the match saved in FILE (no FILE: the last one)"
+    )
+    p.add_argument("--list", action="store_true", help="list the saved matches and exit")
     p.add_argument("--delay", type=float, default=0.4, help="seconds to pause after each bot action (default 0.4)")
-    p.add_argument("--plain", action="store_true", help="no colours or symbols (for screen readers and logs)")
+    p.add_argument("--plain", action="store_true", help="line mode in plain ASCII (for screen readers and logs)")
     p.set_defaults(run=_play)
 
     p = sub.add_parser("legal", help="list the legal actions in a position")
@@ -78,12 +82,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("view", help="print a position as one seat sees it")
     p.add_argument("position", help="position JSON file")
     p.add_argument("--seat", type=int, required=True, help="the seat whose view to print")
+    p.add_argument("--text", action="store_true", help="draw the view as the terminal game does, not as JSON")
+    p.add_argument("--plain", action="store_true", help="with --text: plain ASCII")
     p.set_defaults(run=_view)
 
     p = sub.add_parser("replay", help="replay a game record, checking every action")
     p.add_argument("record", help="record JSON file (biriba-record/1)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=_replay)
+
+    p = sub.add_parser("position", help="the position of a recorded deal after some of its actions")
+    p.add_argument("record", help="record JSON file (biriba-record/1)")
+    p.add_argument("--deal", type=int, metavar="N", help="the deal, from 1 (default: the last one)")
+    p.add_argument("--step", type=int, metavar="K", help="actions played, 0 right after the deal (default: all)")
+    p.set_defaults(run=_position)
 
     p = sub.add_parser("simulate", help="self-play between bots, with statistics")
     p.add_argument("--deals", type=int, required=True, help="number of deals to play")
@@ -143,7 +155,18 @@ def _view(args: argparse.Namespace) -> int:
     deal = _load_position(args.position)
     if not 0 <= args.seat < deal.rules.seats:
         raise Misuse(f"--seat must be 0..{deal.rules.seats - 1}")
-    print(json.dumps(deal.view_for(args.seat).to_json(), indent=1))
+    view = deal.view_for(args.seat)
+    if args.text:
+        from rich.console import Console
+
+        from .tui.plain import render_view
+        from .tui.words import Words
+
+        plain = args.plain
+        console = Console(color_system=None, emoji=False, highlight=False) if plain else Console(highlight=False)
+        render_view(console, Words(deal.rules, plain, you=args.seat), view, view.match_scores, plain=plain)
+        return 0
+    print(json.dumps(view.to_json(), indent=1))
     return 0
 
 
@@ -175,6 +198,35 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"match over: team {winner} ({names}) wins {totals}")
     else:
         print(f"match not over: totals {totals}")
+    return 0
+
+
+def _position(args: argparse.Namespace) -> int:
+    replay = replay_record(load_json(args.record))
+    deals = replay.deals
+    if not deals:
+        raise BiribaError(f"{args.record} has no deals: there is no position to show")
+    number = len(deals) if args.deal is None else args.deal
+    if not 1 <= number <= len(deals):
+        raise Misuse(f"--deal must be 1..{len(deals)} (the deals of the record)")
+    played = deals[number - 1]
+    steps = len(played.history)
+    step = steps if args.step is None else args.step
+    if not 0 <= step <= steps:
+        raise Misuse(f"--step must be 0..{steps} (the actions recorded for deal {number})")
+    if played.deck is None:  # a replayed deal always has its deck
+        raise BiribaError(f"deal {number} has no deck")
+    # the same deck, dealer, rules, turn cap and match totals, then the first actions again
+    deal = Deal(played.deck, played.dealer, replay.rules, played.max_turns)
+    deal.match_scores = played.match_scores
+    for _seat, action in played.history[:step]:  # checked by the replay, on the same deal
+        deal.apply(deal.parse_action(str(action)))
+    if deal.is_over:
+        raise BiribaError(
+            f"deal {number} ended at step {step} ({deal.ended_by}): no position after it; "
+            f"its last position is --step {step - 1}"
+        )
+    print(json.dumps(position_to_json(deal), indent=1))
     return 0
 
 
@@ -257,21 +309,36 @@ def _rules(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ play
 def _play(args: argparse.Namespace) -> int:
-    from .tui import run_game
+    from rich.console import Console
 
+    from .tui import SaveError, list_matches, run_game
+    from .tui.saves import last_unfinished
+
+    if args.list:
+        return list_matches(Console(highlight=False))
     kinds = _bot_kinds(args.bots)
     rules = _rules_arg(args.rules, args.set)
-    save = Path(args.save) if args.save else (Path(args.resume) if args.resume else None)
-    return run_game(
-        rules=rules,
-        bot_kinds=kinds,
-        seed=args.seed,
-        name=args.name,
-        save=save,
-        resume=Path(args.resume) if args.resume else None,
-        delay=args.delay,
-        plain=args.plain,
-    )
+    resume: Path | None = None
+    if args.resume is not None:
+        resume = Path(args.resume) if args.resume else last_unfinished()
+        if resume is None:
+            raise Misuse("no unfinished match is saved; 'biriba play --list' lists the saved ones")
+    if args.delay < 0:
+        raise Misuse("--delay is a number of seconds, 0 or more")
+    try:
+        return run_game(
+            rules=rules,
+            bot_kinds=kinds,
+            seed=args.seed,
+            name=args.name,
+            save=Path(args.save) if args.save else None,
+            resume=resume,
+            delay=args.delay,
+            plain=args.plain,
+            force=args.force,
+        )
+    except SaveError as exc:
+        raise Misuse(str(exc)) from None
 
 
 if __name__ == "__main__":

@@ -154,7 +154,7 @@ CHOICE_HELP: dict[StrEnum, str] = {
 class Rules:
     """Everything that differs between the variants people play.
 
-    The defaults are the classic profile (seed 000, rules R1..R30).
+    The defaults are the classic profile (preset ``classic``, rules R1..R30).
     """
 
     name: str = "classic"
@@ -419,55 +419,55 @@ OPTION_HELP: dict[str, str] = {
     "hand_size": "cards dealt to each player",
     "packet_size": "cards in each reserve packet",
     "dealer_step": "the next dealer: 1 to the right (with play), -1 to the left",
-    "upcard_redeal": "a wild or red-three upcard goes back into the stock and the next is turned (004)",
-    "cut_bonus": "the dealer's points for cutting exactly, one card off, ..., or none (002: 100,50)",
-    "bottom_wilds": "wilds found just past the dealer's cut go to the dealer's hand (002)",
-    "trump": "none, or upcard: the upcard's suit pays the trump bonuses (001 kozi, 002 atout)",
-    "twos_wild": "twos are wild (false: only jokers are, 004's house rule)",
+    "upcard_redeal": "a wild or red-three upcard goes back into the stock and the next is turned (italian)",
+    "cut_bonus": "the dealer's points for cutting exactly, one card off, ..., or none (atout: 100,50)",
+    "bottom_wilds": "wilds found just past the dealer's cut go to the dealer's hand (three-handed)",
+    "trump": "none, or upcard: the upcard's suit pays the trump bonuses (kozi, atout)",
+    "twos_wild": "twos are wild (false: only jokers are, an italian house rule)",
     "min_meld": "cards in the smallest meld",
-    "sets": "sets of one rank may be melded (false: runs only, 001 kozi)",
-    "wild_limit": "one: one wild per meld; half: one wild per two naturals (004)",
+    "sets": "sets of one rank may be melded (false: runs only, kozi)",
+    "wild_limit": "one: one wild per meld; half: one wild per two naturals (italian)",
     "biriba_size": "cards that make a meld a biriba",
-    "set_biribas": "which sets count as biribas: all, aces (004: runs only plus aces), none",
-    "wild_melds": "melds of wilds only, the wild-card biriba (002 three-handed)",
-    "take_rule": "always, or top-card: the pile's top card must extend a team meld or meld with two naturals (004)",
-    "stock_out": "when the stock is empty: take-or-pass (R23), end (001/002), take-if-able (004)",
-    "opening_minimums": "vulnerability: from-to:minimum of a team's first melding by its total (002)",
-    "reserve_access": "empty-hand: emptying a hand takes the reserve; first-biriba: it comes with one (004)",
-    "reserve_biribas": "biribas a team needs before a hand may empty for its reserve (0: any emptying, 002)",
-    "closure_biribas": "biribas a team needs to go out (2: Greek city, 004)",
-    "closure_run_and_set": "going out also needs a run and a set on the team's table (004)",
-    "meld_out": "a player may go out by melding the last card, without a discard (002 non-partnership)",
-    "closure_by": "who may go out: either partner (R22), or only the reserve-taker (001, 002)",
-    "single_take_closure": "a player holding one card may take a one-card pile and go out (false: 002)",
+    "set_biribas": "which sets count as biribas: all, aces (italian: runs only plus aces), none",
+    "wild_melds": "melds of wilds only, the wild-card biriba (three-handed)",
+    "take_rule": "always, or top-card: the pile's top card must extend a team meld or meld with two naturals (italian)",
+    "stock_out": "when the stock is empty: take-or-pass (R23), end (kozi, atout), take-if-able (italian)",
+    "opening_minimums": "vulnerability: from-to:minimum of a team's first melding by its total (atout)",
+    "reserve_access": "empty-hand: emptying a hand takes the reserve; first-biriba: it comes with one (italian)",
+    "reserve_biribas": "biribas a team needs before a hand may empty for its reserve (0: any emptying, atout)",
+    "closure_biribas": "biribas a team needs to go out (2: the italian Greek-city variation)",
+    "closure_run_and_set": "going out also needs a run and a set on the team's table (italian)",
+    "meld_out": "a player may go out by melding the last card, without a discard (three-handed, individual)",
+    "closure_by": "who may go out: either partner (R22), or only the reserve-taker (kozi, atout)",
+    "single_take_closure": "a player holding one card may take a one-card pile and go out (false: atout)",
     "card_values": "joker,ace,two,eight-to-king,three-to-seven",
     "run_bonus": "clean/dirty bonus of a run of 7+ (clean/dirty/in-hand clean/in-hand dirty)",
-    "full_run_bonus": "clean/dirty bonus of a 13-card run, or none: a run like others (002 Cyprus: dirty 100)",
-    "long_run_bonus": "clean/dirty bonus of a run of long_run_size+ cards, or none (004 super biriba 400/200)",
+    "full_run_bonus": "clean/dirty bonus of a 13-card run, or none: a run like others (cyprus: dirty 100)",
+    "long_run_bonus": "clean/dirty bonus of a run of long_run_size+ cards, or none (italian super biriba: 400/200)",
     "long_run_size": "cards of a super biriba",
-    "trump_run_bonus": "clean/dirty bonus of a trump run, or none (001: 400/200, 002: 600/300)",
-    "trump_full_run_bonus": "clean/dirty bonus of a trump 13-run, or none (001: 2000/1000)",
+    "trump_run_bonus": "clean/dirty bonus of a trump run, or none (kozi: 400/200, atout: 600/300)",
+    "trump_full_run_bonus": "clean/dirty bonus of a trump 13-run, or none (kozi: 2000/1000)",
     "set_bonus": "clean/dirty bonus of a set of 7+",
-    "ace_set_bonus": "clean/dirty bonus of a set of 7+ aces, or none (002 three-handed)",
-    "wild_meld_bonus": "bonus of a wild-card biriba, accumulated/-/in hand/- (002 three-handed: 750, 1000)",
+    "ace_set_bonus": "clean/dirty bonus of a set of 7+ aces, or none (three-handed)",
+    "wild_meld_bonus": "bonus of a wild-card biriba, accumulated/-/in hand/- (three-handed: 750, 1000)",
     "going_out_bonus": "bonus for going out (R27)",
     "no_reserve_penalty": "penalty of a team that never took its reserve (R27)",
     "inactive_reserve_penalty": "penalty of a reserve taken by discard and never activated (R27), or none: "
-    "its cards count as cards in hand (004)",
+    "its cards count as cards in hand (italian)",
     "target": "match target (R29)",
     "target_rule": "exceed: strictly above the target; reach: the target or more",
     "target_tie": "equal top totals past the target: another-deal, or shared",
 }
 
-#: One line per preset: which seed, and what it is.
+#: One line per preset: what it is.
 PRESET_HELP: dict[str, str] = {
-    "classic": "seed 000: four in partnerships, no trump, first above 5000",
-    "kozi": "seed 001: runs only, the upcard's suit is trump (kozi), first to reach 2005, the deal ends with the stock",
-    "atout": "seed 002: partnership with atout, hiliara and vulnerability, any emptying takes the reserve",
-    "cyprus": "seed 002's Cyprus variation: atout with a dirty hiliara worth 100",
-    "three-handed": "seed 002: three players alone, wild-card biriba, in-hand and accumulated bonuses",
-    "individual": "seed 002's non-partnership game for two: each alone with a reserve, three-handed scoring",
-    "italian": "seed 004: runs and ace sets, half wild limit, reserve at the first biriba, run and set to close",
+    "classic": "the primary profile: four in partnerships, no trump, first above 5000",
+    "kozi": "runs only, the upcard's suit is trump (kozi), the deal ends with the stock, first to 2005",
+    "atout": "partnerships with atout, hiliara and vulnerability, any emptying takes the reserve",
+    "cyprus": "the Cyprus variation of atout, with a dirty hiliara worth 100",
+    "three-handed": "three players alone, wild-card biriba, in-hand and accumulated bonuses",
+    "individual": "the non-partnership game for two: each alone with a reserve, three-handed scoring",
+    "italian": "runs and ace sets, half wild limit, reserve at the first biriba, run and set to close",
 }
 _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
 

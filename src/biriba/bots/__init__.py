@@ -15,6 +15,11 @@ BOT_KINDS: dict[str, Callable[[int | str | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
+#: One line per kind, for the players who choose them (``biriba play --bots``).
+BOT_HELP: dict[str, str] = {
+    "random": "plays any legal action at random: a beginner's table",
+    "greedy": "melds toward biribas, takes the pile when it pays, goes out when ahead",
+}
 
 
 def make_bot(kind: str, seed: int | str | None = None) -> Bot:
@@ -26,4 +31,4 @@ def make_bot(kind: str, seed: int | str | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOT_KINDS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_HELP", "BOT_KINDS", "Bot", "GreedyBot", "RandomBot", "make_bot"]

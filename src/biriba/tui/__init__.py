@@ -1,8 +1,92 @@
-"""The terminal game: you and a bot partner against two bots, drawn with rich.
+"""The terminal game: you against bots (with a bot partner), at a full-screen table or a prompt.
 
 A front end of its own: the engine and the bots import nothing from here.
+:func:`run_game` starts the full-screen table (:mod:`.app`, Textual) on a
+terminal, or the line mode (:mod:`.plain`) with ``plain`` or when the
+output is not a terminal.  Both drive a :class:`~.session.Session`, which
+saves the match after every action.
 """
 
-from .game import Game, run_game
+from __future__ import annotations
 
-__all__ = ["Game", "run_game"]
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from ..rules import Rules
+from .saves import SaveError, last_unfinished, saved_matches
+from .session import Session
+
+__all__ = ["SaveError", "Session", "list_matches", "run_game"]
+
+
+def run_game(
+    rules: Rules,
+    bot_kinds: Sequence[str],
+    seed: str | None = None,
+    name: str = "You",
+    save: Path | None = None,
+    resume: Path | None = None,
+    delay: float = 0.4,
+    plain: bool = False,
+    force: bool = False,
+    full_screen: bool | None = None,
+    console: Console | None = None,
+) -> int:
+    """Start (or resume) a match in the terminal; returns the exit status.
+
+    Raises :class:`SaveError` (before the match starts) for a save file that
+    cannot be used.
+    """
+    console = console or (
+        Console(color_system=None, emoji=False, highlight=False, safe_box=True)
+        if plain
+        else Console(emoji=False, highlight=False)
+    )
+    if full_screen is None:
+        full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if resume is not None:
+        session = Session.resume(resume, bot_kinds, plain)
+        if session.match.is_over:
+            console.print(f"The match in {resume} is over already.")
+            return 0
+        console.print(f"Resumed the match from {resume}: {len(session.match.deals)} deal(s) so far.", soft_wrap=True)
+    else:
+        session = Session.new(rules, bot_kinds, seed, name, save, force, plain)
+    rules = session.match.rules
+    partner = [session.words.short_name(s) for s in rules.teams[rules.team_of[0]] if s != 0]
+    table = f"with your partner {partner[0]}" if partner else "playing for yourself"
+    if full_screen:
+        from .app import BiribaApp
+
+        outcome = BiribaApp(session, delay).run()
+        session.save()
+        if outcome in (None, "quit", "interrupted"):
+            console.print(
+                f"Stopped. The match is saved in {session.save_path}; 'biriba play --resume' continues it.",
+                soft_wrap=True,
+            )
+        return 130 if outcome == "interrupted" else 0
+    from .plain import LineGame
+
+    console.print(f"Biriba ({rules.name}): you sit South, {table}; play goes to your right. Type 'help' for help.")
+    console.print(f"The match is saved after every move in {session.save_path}", soft_wrap=True)
+    return LineGame(session, console, delay=delay, plain=plain).run()
+
+
+def list_matches(console: Console) -> int:
+    """``biriba play --list``: the saved matches, newest first."""
+    matches = saved_matches()
+    if not matches:
+        console.print("No saved matches yet.")
+        return 0
+    for match in matches:
+        console.print(match.line(), markup=False, highlight=False, soft_wrap=True)
+    unfinished = last_unfinished()
+    if unfinished is not None:
+        console.print(
+            f"'biriba play --resume' continues the newest unfinished one: {unfinished}", markup=False, soft_wrap=True
+        )
+    return 0

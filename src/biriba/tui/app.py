@@ -1,0 +1,541 @@
+"""The full-screen terminal table, drawn in place with Textual.
+
+Everything needed to move is on one screen, at 80x24 and up: both teams'
+melds (in columns on a wide terminal), the pile, the stock, the packets and
+reserves, every player's card count, the trump, the deal's points on the
+table and the match score, everything since your previous turn, and your
+hand, where you pick cards with the arrow keys and space (or the mouse) and
+play them with one key.  Typing the notation still works (``:`` or tab).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from ..actions import Action
+from ..errors import BiribaError
+from ..terms import Phase
+from ..views import PlayerView
+from .session import YOU, Session
+from .sheets import deal_result, score_sheet
+from .words import Words, help_text
+
+CSS = """
+Screen { layout: vertical; }
+#header { height: 1; background: $primary-background; color: $text; }
+#melds { height: auto; min-height: 3; max-height: 60%; }
+.team { width: 1fr; padding: 0 1; border-right: solid $primary-background-lighten-2; }
+#info { height: auto; max-height: 2; }
+#story { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
+#hand { height: auto; min-height: 2; max-height: 6; border-top: solid $primary-background-lighten-2; }
+#status { height: 1; }
+#command { height: 1; border: none; padding: 0; }
+ModalScreen { align: center middle; }
+#dialog { width: 90%; max-width: 100; height: auto; max-height: 90%; border: thick $primary; padding: 0 1;
+          background: $surface; }
+"""
+
+
+class HandView(Widget, can_focus=True):
+    """Your hand by suit: a cursor, the cards you picked, the cards you just drew or took."""
+
+    DEFAULT_CSS = "HandView { height: auto; }"
+
+    def __init__(self, app_: BiribaApp, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.game = app_
+        self.cursor = 0
+        self.picked: set[int] = set()  # indexes into the hand
+        self.places: list[tuple[int, int, int]] = []  # (row, start, end) of each card
+
+    def cards(self) -> list[int]:
+        """The hand in display order (by suit, the wilds last)."""
+        words = self.game.session.words
+        return [c for _, group in words.hand_groups(self.game.session.view().hand) for c in group]
+
+    def render(self) -> Text:
+        session = self.game.session
+        words = session.words
+        cards = self.cards()
+        self.cursor = min(self.cursor, max(len(cards) - 1, 0))
+        self.picked = {i for i in self.picked if i < len(cards)}
+        fresh = session.fresh.copy()
+        width = max(self.size.width, 20)
+        text = Text()
+        self.places = []
+        row, col = 0, 0
+        label = Text(f"Your hand ({len(cards)}): ", style="bold")
+        text.append_text(label)
+        col = len(label)
+        previous = None
+        for index, code in enumerate(cards):
+            group = "wild" if code in session.match.rules.wild_kinds else code & 3
+            gap = 2 if previous is not None and group != previous else 1 if index else 0
+            previous = group
+            face = words.card(code, fresh=fresh[code] > 0)
+            if fresh[code]:
+                fresh[code] -= 1
+            if index in self.picked:
+                face.stylize("on dark_goldenrod")
+            if index == self.cursor and self.has_focus:
+                face.stylize("underline")
+            if col + gap + face.cell_len > width:
+                text.append("\n")
+                row, col, gap = row + 1, 0, 0
+            text.append(" " * gap)
+            col += gap
+            self.places.append((row, col, col + face.cell_len))
+            text.append_text(face)
+            col += face.cell_len
+        if not cards:
+            text.append("empty", style="dim")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for index, (row, start, end) in enumerate(self.places):
+            if event.y == row and start <= event.x < end:
+                self.cursor = index
+                self.toggle(index)
+                return
+
+    def toggle(self, index: int) -> None:
+        self.picked ^= {index}
+        self.refresh()
+
+    def selected(self) -> list[int]:
+        cards = self.cards()
+        return sorted(cards[i] for i in self.picked if i < len(cards))
+
+    def move(self, step: int) -> None:
+        count = len(self.cards())
+        if count:
+            self.cursor = (self.cursor + step) % count
+            self.refresh()
+
+    def clear(self) -> None:
+        self.picked.clear()
+        self.refresh()
+
+
+class MeldsView(Static):
+    """One team's melds, numbered as ``add N`` counts them; click one to add your picked cards."""
+
+    def __init__(self, app_: BiribaApp, team: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.game = app_
+        self.team = team
+
+    def render(self) -> Text:
+        session = self.game.session
+        words = session.words
+        view = session.view()
+        rules = view.rules
+        team = self.team
+        title = Text(words.team_label(team), style="bold")
+        reserve = view.reserves[team]
+        if reserve is None:
+            state = "no reserve yet"
+        else:
+            state = f"reserve: {words.short_name(reserve.seat)}" + ("" if reserve.active else ", next turn")
+        title.append(f"  {words.table_points(view, team)} pts, {state}", style="dim")
+        lines = [title]
+        melds = view.melds[team]
+        width = max(self.size.width, 20)
+        entries = []
+        for index, meld in enumerate(melds, 1):
+            full = Text(f"{index}. ")
+            full.append_text(words.meld(meld))
+            state = words.short_state(meld)
+            style = "green" if meld.size >= rules.biriba_size else "dim"
+            if full.cell_len + len(state) + 1 > width:
+                full = Text(f"{index}. ")
+                full.append_text(words.meld(meld, compact=True))
+            full.append(" " + state, style=style)
+            entries.append(full)
+        if not entries:
+            lines.append(Text("no melds", style="dim"))
+        column = max((e.cell_len for e in entries), default=0) + 2
+        per_row = max(1, width // max(column, 1)) if len(entries) > 4 else 1
+        for start in range(0, len(entries), per_row):
+            row = Text()
+            for entry in entries[start : start + per_row]:
+                row.append_text(entry)
+                row.append(" " * (column - entry.cell_len))
+            lines.append(row)
+        self.rows_per_line = per_row
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        per_row = getattr(self, "rows_per_line", 1)
+        if event.y < 1:
+            return
+        melds = self.game.session.view().melds[self.team]
+        width = max(self.size.width, 20) // max(per_row, 1)
+        index = (event.y - 1) * per_row + min(event.x // max(width, 1), per_row - 1)
+        if index < len(melds) and self.team == self.game.session.view().rules.team_of[YOU]:
+            self.game.add_to(index + 1)
+
+
+class Dialog(ModalScreen[bool]):
+    """A question or a page of text; y/enter answers yes, n/escape no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "yes / close"),
+        Binding("n,escape,q", "answer(False)", "no / close"),
+    ]
+
+    def __init__(self, body: object, question: bool = False) -> None:
+        super().__init__()
+        self.body = body
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(self.body)  # type: ignore[arg-type]
+            hint = "y: yes   n: no" if self.question else "enter or escape: close"
+            yield Static(Text(hint, style="dim"))
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class BiribaApp(App[str]):
+    """The table, drawn in place; the bots play at a pace you can follow."""
+
+    CSS = CSS
+    TITLE = "Biriba"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "move", show=False),
+        Binding("right", "move(1)", "move", show=False),
+        Binding("space", "pick", "pick"),
+        Binding("escape", "clear", "clear", show=False),
+        Binding("d", "play('draw')", "draw"),
+        Binding("t", "play('take')", "take"),
+        Binding("p", "play('pass')", "pass", show=False),
+        Binding("m", "meld", "meld"),
+        Binding("a", "add", "add"),
+        Binding("x", "discard", "discard"),
+        Binding("h", "hint", "hint", show=False),
+        Binding("l", "log", "log", show=False),
+        Binding("s", "score", "score", show=False),
+        Binding("question_mark", "help", "help"),
+        Binding("colon,tab", "type", "type", key_display=":", show=False),
+        Binding("q", "quit_game", "quit"),
+        Binding("ctrl+c", "interrupt", "stop", show=False, priority=True),
+        *(Binding(str(n), f"number({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, session: Session, delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.adding = False
+        self.busy = False  # a dialog or the bots' moves are on
+        self.message = Text("")
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="melds"):
+            for team in self.session.words.team_order():
+                yield MeldsView(self, team, classes="team", id=f"team{team}")
+        yield Static(id="info")
+        with VerticalScroll(id="story"):
+            yield Static(id="story-text")
+        yield HandView(self, id="hand")
+        yield Static(id="status")
+        yield Input(placeholder=": type an action, e.g. meld 3H 4H 5H (enter plays it, esc goes back)", id="command")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(HandView).focus()
+        self.session.start_deal()
+        self.redraw()
+        self.advance()
+
+    @property
+    def hand(self) -> HandView:
+        return self.query_one(HandView)
+
+    def redraw(self) -> None:
+        session = self.session
+        words = session.words
+        view = session.view()
+        header = Text(f" Biriba ({view.rules.name})  Deal {len(session.match.deals)}  ", style="bold")
+        header.append(words.match_line(session.match.totals))
+        self.query_one("#header", Static).update(header)
+        for melds in self.query(MeldsView):
+            melds.refresh()
+        self.query_one("#info", Static).update(self.info_text(view, words))
+        story = Text("\n").join([line.text for line in session.since_your_turn()]) or Text("")
+        self.query_one("#story-text", Static).update(story)
+        self.query_one("#story", VerticalScroll).scroll_end(animate=False)
+        self.hand.refresh()
+        self.query_one("#status", Static).update(self.status_text())
+
+    def info_text(self, view: PlayerView, words: Words) -> Text:
+        text = Text(f"Stock {view.stock_count}  ")
+        text.append_text(words.pile(view.discard))
+        text.append(f"  Packets {len(view.packet_sizes)}")
+        if view.trump >= 0:
+            text.append(f"  Trump {words.suit(view.trump)}", style="bold")
+        counts = "  ".join(f"{words.short_name(s)} {n}" for s, n in enumerate(view.sizes) if s != YOU)
+        text.append(f"  Cards: {counts}")
+        text.append("\n")
+        if view.ended_by is not None:
+            text.append(f"Turn {view.turn}: the deal is over ({view.ended_by})", style="bold")
+        else:
+            who = "You" if view.to_move == YOU else words.seat_name(view.to_move)
+            text.append(f"Turn {view.turn}: {who} to {'draw or take' if view.phase == Phase.DRAW else 'play'}")
+        minimum = words.opening_minimum(view)
+        if minimum:
+            text.append("  " + minimum, style="yellow")
+        if view.took_single >= 0 and view.my_turn:
+            text.append("  you may not discard ", style="yellow")
+            text.append_text(words.card(view.took_single))
+            text.append(" (R16)", style="yellow")
+        return text
+
+    def status_text(self) -> Text:
+        if self.message:
+            return self.message
+        if self.adding:
+            return Text("Add to which of your melds? Press its number (escape: no).", style="bold")
+        if self.session.your_turn:
+            words = self.session.legal_words()
+            return Text(f"Your move: {', '.join(words)}.  space picks a card; ? help", style="bold")
+        return Text("")
+
+    def say(self, message: str, style: str = "bold red") -> None:
+        self.message = Text(message, style=style)
+        self.query_one("#status", Static).update(self.message)
+
+    # -------------------------------------------------------------- flow
+    def advance(self) -> None:
+        """Let the bots move, one at a time at the game's pace, until you are to act or the deal ends."""
+        session = self.session
+        deal = session.deal
+        if deal is None:
+            return
+        if deal.is_over:
+            self.busy = True
+            self.call_later(self.deal_over)
+            return
+        if session.your_turn:
+            self.busy = False
+            self.redraw()
+            return
+        self.busy = True
+        if self.delay:
+            self.set_timer(self.delay, self.bot_move)
+        else:
+            self.call_later(self.bot_move)
+
+    def bot_move(self) -> None:
+        self.session.step()
+        self.redraw()
+        self.advance()
+
+    def deal_over(self) -> None:
+        session = self.session
+        result = session.last_result()
+        assert result is not None
+        self.redraw()
+        view = session.view()
+        lines: list[object] = [deal_result(session.words, result, view, len(session.match.deals), session.match.totals)]
+        match = session.match
+        if match.is_over:
+            lines.append(Text(self.match_verdict(), style="bold green"))
+            lines.append(Text("y or enter: leave the table", style="dim"))
+            self.push_screen(Dialog(Group(*lines)), lambda _answer: self.exit("over"))  # type: ignore[arg-type]
+            return
+        lines.append(Text("y or enter: next deal   n or escape: stop here (the match is saved)", style="dim"))
+
+        def next_deal(answer: bool | None) -> None:
+            if not answer:
+                self.exit("quit")
+                return
+            session.start_deal()
+            self.hand.clear()
+            self.redraw()
+            self.advance()
+
+        self.push_screen(Dialog(Group(*lines)), next_deal)  # type: ignore[arg-type]
+
+    def match_verdict(self) -> str:
+        match = self.session.match
+        words = self.session.words
+        ours = match.rules.team_of[YOU]
+        winners = match.winners or ()
+        if ours in winners:
+            return "You win the match!" if len(winners) == 1 else "You share the win!"
+        return f"{' and '.join(words.team_label(t) for t in winners)} win the match."
+
+    # ----------------------------------------------------------- playing
+    def attempt(self, action: Action | str) -> None:
+        """Play an action of yours, asking first when it is one players regret; refusals name the rule."""
+        session = self.session
+        if self.busy or not session.your_turn:
+            self.say("Wait for your turn.")
+            return
+        try:
+            parsed = session.parse(action) if isinstance(action, str) else action
+            question = session.needs_confirm(parsed)
+        except BiribaError as exc:
+            self.say(f"Not allowed: {exc}")
+            return
+        if question:
+            self.push_screen(Dialog(question, question=True), lambda yes: self.play_now(parsed) if yes else None)
+            return
+        self.play_now(parsed)
+
+    def play_now(self, action: Action) -> None:
+        try:
+            self.session.play(action)
+        except BiribaError as exc:
+            self.say(f"Not allowed: {exc}")
+            return
+        self.message = Text("")
+        self.adding = False
+        self.hand.clear()
+        self.redraw()
+        self.advance()
+
+    def add_to(self, number: int) -> None:
+        cards = self.hand.selected()
+        if not cards:
+            self.say("Pick the cards to add first (space), then press a, then the meld's number.")
+            return
+        self.adding = False
+        self.attempt(Action("add", tuple(cards), (-1,) * len(cards), number - 1))
+
+    # ----------------------------------------------------------- actions
+    def action_move(self, step: int) -> None:
+        self.hand.move(step)
+
+    def action_pick(self) -> None:
+        self.message = Text("")
+        self.hand.toggle(self.hand.cursor)
+        self.query_one("#status", Static).update(self.status_text())
+
+    def action_clear(self) -> None:
+        self.adding = False
+        self.message = Text("")
+        self.hand.clear()
+        self.query_one("#status", Static).update(self.status_text())
+
+    def action_play(self, word: str) -> None:
+        self.attempt(word)
+
+    def action_meld(self) -> None:
+        cards = self.hand.selected()
+        if not cards:
+            self.say("Pick the cards of the meld first: arrows to move, space to pick.")
+            return
+        self.attempt(Action("meld", tuple(cards), (-1,) * len(cards)))
+
+    def action_add(self) -> None:
+        melds = self.session.view().melds[self.session.view().rules.team_of[YOU]]
+        if not melds:
+            self.say("Your team has no meld to add to yet.")
+            return
+        if len(melds) == 1:
+            self.add_to(1)
+            return
+        self.adding = True
+        self.message = Text("")
+        self.query_one("#status", Static).update(self.status_text())
+
+    def action_number(self, number: int) -> None:
+        if self.adding:
+            self.add_to(number)
+
+    def action_discard(self) -> None:
+        cards = self.hand.selected() or [self.hand.cards()[self.hand.cursor]] if self.hand.cards() else []
+        if len(cards) != 1:
+            self.say("Discard one card: pick just one (or put the cursor on it with nothing picked).")
+            return
+        self.attempt(Action("discard", (cards[0],), (-1,)))
+
+    def action_hint(self) -> None:
+        hint = self.session.hint()
+        self.say(f"Hint: {hint}" if hint else "No hint: it is not your turn.", style="bold cyan")
+
+    def action_log(self) -> None:
+        lines = [line.text for line in self.session.deal_lines()] or [Text("Nothing yet.")]
+        self.push_screen(Dialog(Group(Text("This deal so far", style="bold"), *lines)))
+
+    def action_score(self) -> None:
+        self.push_screen(Dialog(score_sheet(self.session.words, self.session.score_sheet())))
+
+    def action_help(self) -> None:
+        self.push_screen(Dialog(Text.from_markup(help_text(keys=True))))
+
+    def action_type(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def action_quit_game(self) -> None:
+        question = f"Quit now? The match is saved in {self.session.save_path}; 'biriba play --resume' goes on."
+        self.push_screen(Dialog(question, question=True), lambda yes: self.exit("quit") if yes else None)
+
+    def action_interrupt(self) -> None:
+        self.exit("interrupted")
+
+    # ----------------------------------------------------- the command line
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        self.hand.focus()
+        command = text.lower()
+        commands = {
+            "help": self.action_help,
+            "?": self.action_help,
+            "log": self.action_log,
+            "score": self.action_score,
+            "hint": self.action_hint,
+            "quit": self.action_quit_game,
+            "q": self.action_quit_game,
+            "pile": self.show_pile,
+            "legal": self.show_legal,
+        }
+        if not text:
+            return
+        if command in commands:
+            commands[command]()
+            return
+        self.attempt(text)
+
+    def on_key(self, event: events.Key) -> None:
+        command = self.query_one("#command", Input)
+        if event.key == "escape" and command.has_focus:
+            command.value = ""
+            self.hand.focus()
+            event.stop()
+
+    def show_pile(self) -> None:
+        view = self.session.view()
+        self.push_screen(Dialog(self.session.words.pile(view.discard, full=True)))
+
+    def show_legal(self) -> None:
+        actions = sorted(str(a) for a in self.session.legal())
+        body = Text(f"{len(actions)} legal actions:\n" + "\n".join(actions))
+        self.push_screen(Dialog(body))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys act on the table only while the command line is not being typed in."""
+        typing = bool(self.query("#command")) and self.query_one("#command", Input).has_focus
+        return not typing or action == "interrupt"
+
+
+__all__ = ["BiribaApp"]

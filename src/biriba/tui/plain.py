@@ -1,0 +1,268 @@
+"""The line mode of the terminal game: the table printed after each move, actions typed at a prompt.
+
+For screen readers, logs, pipes and small terminals.  With ``plain`` it
+prints plain ASCII: no colours, no suit symbols, no box lines.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from ..errors import BiribaError
+from ..scoring import DealResult
+from ..terms import Phase
+from ..views import PlayerView
+from .session import YOU, Session
+from .sheets import deal_result, score_sheet
+from .words import Words, help_text
+
+
+class LineGame:
+    """The match at a prompt: render, read a command, let the bots play."""
+
+    def __init__(self, session: Session, console: Console, delay: float = 0.4, plain: bool = False) -> None:
+        self.session = session
+        self.console = console
+        self.delay = delay
+        self.plain = plain
+        self.words = session.words
+        self.box = box.ASCII if plain else box.ROUNDED
+
+    # ------------------------------------------------------------- flow
+    def run(self) -> int:
+        session = self.session
+        match = session.match
+        try:
+            while not match.is_over:
+                session.start_deal()
+                if not self.play_deal():
+                    self.stopped()
+                    return 0
+                result = session.last_result()
+                assert result is not None
+                self.show_result(result)
+                if not match.is_over and not self.ask_continue():
+                    self.stopped()
+                    return 0
+            self.show_match_end()
+            return 0
+        except KeyboardInterrupt:
+            self.console.print()
+            self.stopped()
+            return 130
+
+    def stopped(self) -> None:
+        self.session.save()
+        self.console.print(
+            f"Stopped. The match is saved in {self.session.save_path}; 'biriba play --resume' continues it.",
+            soft_wrap=True,
+        )
+
+    def play_deal(self) -> bool:
+        """Play the current deal: the bots through the session, you at the prompt; False if you quit."""
+        session = self.session
+        deal = session.deal
+        assert deal is not None
+        while not deal.is_over:
+            if session.your_turn:
+                if not self.your_turn():
+                    return False
+                continue
+            session.step()
+            if self.delay:
+                time.sleep(self.delay)
+        return True
+
+    def your_turn(self) -> bool:
+        """Read commands until an action is played; False if you quit."""
+        session = self.session
+        self.render()
+        while True:
+            try:
+                line = self.console.input(f"[b]{session.prompt()}[/b] > ").strip()
+            except EOFError:
+                return False
+            command = line.lower()
+            if command in ("quit", "exit", "q"):
+                if self.confirm("Quit now?"):
+                    return False
+                continue
+            if command in ("help", "?", "h"):
+                self.console.print(help_text(keys=False))
+                continue
+            if command == "pile":
+                self.console.print(self.words.pile(session.view().discard, full=True))
+                continue
+            if command == "legal":
+                actions = sorted(str(a) for a in session.legal())
+                self.console.print(f"{len(actions)} legal actions:")
+                self.console.print("  " + "\n  ".join(actions), markup=False)
+                continue
+            if command == "hint":
+                self.console.print(f"Hint: {session.hint()}", markup=False)
+                continue
+            if command == "log":
+                for item in session.deal_lines():
+                    self.console.print(item.text)
+                continue
+            if command == "score":
+                self.console.print(self.score_sheet())
+                continue
+            if not command:
+                self.render()
+                continue
+            try:
+                action = session.parse(line)
+                question = session.needs_confirm(action)
+                if question and not self.confirm(question):
+                    continue
+                session.play(action)
+            except BiribaError as exc:
+                self.console.print(Text(f"Not allowed: {exc}", style="bold red"))
+                continue
+            return True
+
+    def confirm(self, question: str) -> bool:
+        try:
+            answer = self.console.input(f"[b]{question}[/b] (y/N) > ")
+        except EOFError:
+            return True
+        return answer.strip().lower() in ("y", "yes")
+
+    def ask_continue(self) -> bool:
+        try:
+            answer = self.console.input("[b]Press Enter for the next deal (or type quit)[/b] > ")
+        except EOFError:
+            return False
+        return answer.strip().lower() not in ("quit", "exit", "q")
+
+    # ----------------------------------------------------------- drawing
+    def render(self) -> None:
+        """The whole table, as you see it, then everything since your previous turn."""
+        session = self.session
+        self.console.print()
+        render_view(
+            self.console,
+            self.words,
+            session.view(),
+            session.match.totals,
+            deal_number=len(session.match.deals),
+            story=[line.text for line in session.since_your_turn()],
+            fresh=session.fresh,
+            plain=self.plain,
+        )
+
+    def score_sheet(self) -> RichTable:
+        return score_sheet(self.words, self.session.score_sheet(), self.box)
+
+    def show_result(self, result: DealResult) -> None:
+        session = self.session
+        self.render()
+        number, totals = len(session.match.deals), session.match.totals
+        self.console.print(deal_result(self.words, result, session.view(), number, totals, self.box))
+
+    def show_match_end(self) -> None:
+        match = self.session.match
+        words = self.words
+        ours = match.rules.team_of[YOU]
+        winners = match.winners or ()
+        if ours in winners:
+            verdict = "You win the match!" if len(winners) == 1 else "You share the win!"
+        else:
+            verdict = f"{' and '.join(words.team_label(t) for t in winners)} win the match."
+        totals = ", ".join(f"{words.team_label(t)} {match.totals[t]}" for t in words.team_order())
+        self.console.print(Panel(Text(f"{verdict}  Final totals: {totals}", style="bold"), box=self.box))
+        self.console.print(f"Match seed {match.seed}: 'biriba play --seed {match.seed}' deals the same cards.")
+
+
+def render_view(
+    console: Console,
+    words: Words,
+    view: PlayerView,
+    totals: Sequence[int],
+    deal_number: int | None = None,
+    story: Sequence[Text] = (),
+    fresh: Counter[int] | None = None,
+    plain: bool = False,
+) -> None:
+    """Print a seat's view of the table, as the line mode draws it (also ``biriba view --text``)."""
+    rules = view.rules
+    you = words.you
+    ours = rules.team_of[you]
+    frame = box.ASCII if plain else box.ROUNDED
+    deal = f"Deal {deal_number}   " if deal_number is not None else ""
+    header = Text(f"{deal}{words.match_line(totals)}", style="bold")
+    panels = []
+    for team in words.team_order():
+        seats = rules.teams[team]
+        if len(seats) > 1:
+            title = f"{'Your team' if team == ours else 'Opponents'} ({', '.join(map(words.short_name, seats))})"
+        else:
+            title = "Your melds" if team == ours else f"{words.seat_name(seats[0])}'s melds"
+        title += f": {words.table_points(view, team)} points on the table"
+        body = Group(Text(words.reserve(view, team).capitalize(), style="dim"), melds_table(words, view, team))
+        panels.append(Panel(body, title=title, title_align="left", box=frame))
+    counts = "   ".join(
+        f"{words.seat_name(s)}: {n} card{'s' if n != 1 else ''}" for s, n in enumerate(view.sizes) if s != you
+    )
+    info = Text(f"Stock: {view.stock_count}   Packets left: {len(view.packet_sizes)}   ")
+    info.append_text(words.pile(view.discard))
+    if len(view.discard) > 1:
+        info.append("  (type 'pile' to see it all)", style="dim")
+    if view.trump >= 0:
+        info.append(f"   Trump: {words.suit(view.trump)}", style="bold")
+    minimum = words.opening_minimum(view)
+    if minimum:
+        info.append("\n" + minimum, style="yellow")
+    turn = Text(f"Turn {view.turn}: ")
+    if view.ended_by is not None:
+        turn.append(f"the deal is over ({view.ended_by})", style="bold")
+    else:
+        turn.append(words.seat_name(view.to_move), style="bold")
+        turn.append(" to " + ("draw or take" if view.phase == Phase.DRAW else "meld, add or discard"))
+    if view.took_single >= 0 and view.to_move == you:
+        turn.append("  (you may not discard ", style="yellow")
+        turn.append_text(words.card(view.took_single))
+        turn.append(" this turn: R16)", style="yellow")
+    console.rule(header, characters="-" if plain else "─")
+    console.print(Group(*panels, Text(counts), info, turn))
+    if story:
+        log = Text("\n").join(list(story))
+        console.print(Panel(log, title="Since your last turn", title_align="left", box=frame))
+    hand = hand_table(words, view, fresh or Counter())
+    console.print(Panel(hand, title=f"Your hand ({len(view.hand)})", title_align="left", box=frame))
+
+
+def hand_table(words: Words, view: PlayerView, fresh: Counter[int]) -> RichTable:
+    """The hand by suit, the cards just drawn or taken marked."""
+    left = fresh.copy()
+    table = RichTable.grid(padding=(0, 2))
+    for key, cards in words.hand_groups(view.hand):
+        label = key if key == "wild" or words.plain else f"{key} {words.suit('SHDC'.index(key))}"
+        row = Text()
+        for i, code in enumerate(cards):
+            if i:
+                row.append(" ")
+            row.append_text(words.card(code, fresh=left[code] > 0))
+            if left[code]:
+                left[code] -= 1
+        table.add_row(Text(label, style="dim"), row)
+    return table
+
+
+def melds_table(words: Words, view: PlayerView, team: int) -> RichTable:
+    table = RichTable.grid(padding=(0, 1))
+    if not view.melds[team]:
+        table.add_row(Text("no melds", style="dim"))
+    for index, meld in enumerate(view.melds[team], 1):
+        style = "green" if meld.size >= view.rules.biriba_size else "dim"
+        table.add_row(Text(f"{index}.", style="dim"), words.meld(meld), Text(words.meld_state(meld), style=style))
+    return table

@@ -1,0 +1,236 @@
+"""One person's match at the terminal: the table, the bots, the save file, the story so far.
+
+Both faces of the terminal game (the full-screen table and the line mode)
+drive a :class:`Session`: it plays the person's actions and the bots' at a
+:class:`~biriba.table.Table`, saves after every action, and keeps the lines
+that tell what happened, so a screen can show everything since the
+person's previous turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.text import Text
+
+from ..actions import Action
+from ..bots import GreedyBot, make_bot
+from ..deal import Deal
+from ..errors import NotationError
+from ..match import Match
+from ..records import load_json
+from ..replay import load_match
+from ..rules import Rules
+from ..scoring import DealResult
+from ..table import Event, Table
+from ..terms import Ending, Phase, Pickup
+from ..views import PlayerView
+from .saves import SaveError, autosave_path, check_save_path, write_atomically
+from .words import KIND_WORDS, SEAT_NAMES, Words
+
+YOU = 0
+#: The longest line read as an action (a meld or an add holds at most 13 cards).
+LINE_LIMIT = 200
+
+
+@dataclass
+class Line:
+    """One line of the story: the event it tells and its words."""
+
+    number: int
+    deal: int
+    text: Text
+    seat: int = -1
+
+
+@dataclass
+class Session:
+    """A match between you (seat 0) and bots, saved after every action."""
+
+    table: Table
+    words: Words
+    save_path: Path
+    lines: list[Line] = field(default_factory=list)
+    mark: int = 0  # the first event you have not seen at your last turn
+    fresh: Counter[int] = field(default_factory=Counter)  # cards you drew or took this turn
+    hinter: GreedyBot = field(default_factory=lambda: GreedyBot(0))
+
+    # --------------------------------------------------------- starting
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        bot_kinds: Sequence[str],
+        seed: str | int | None = None,
+        name: str = "You",
+        save: Path | None = None,
+        force: bool = False,
+        plain: bool = False,
+    ) -> Session:
+        """A new match; checks the save file first (:class:`SaveError` says what is wrong)."""
+        seed = seed if seed is not None else random.randrange(2**63)
+        if save is not None:
+            check_save_path(save, force)
+        match = Match(rules, [name, *SEAT_NAMES[rules.seats][1:]], seed=seed)
+        session = cls._at_table(match, bot_kinds, save or autosave_path(seed), plain)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path, bot_kinds: Sequence[str], plain: bool = False) -> Session:
+        """The match saved in ``path``, replayed to where it stopped."""
+        match = load_match(load_json(path))
+        return cls._at_table(match, bot_kinds, path, plain)
+
+    @classmethod
+    def _at_table(cls, match: Match, bot_kinds: Sequence[str], save: Path, plain: bool) -> Session:
+        seats = match.rules.seats
+        agents = [None] + [
+            make_bot(bot_kinds[(s - 1) % len(bot_kinds)], f"{match.seed}/bot/{s}") for s in range(1, seats)
+        ]
+        return cls(Table(match, agents), Words(match.rules, plain), save)
+
+    # ------------------------------------------------------------ state
+    @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.table.deal
+
+    def view(self) -> PlayerView:
+        deal = self.deal
+        assert deal is not None, "no deal yet"
+        return deal.view_for(YOU)
+
+    @property
+    def your_turn(self) -> bool:
+        return self.table.waiting_for == YOU
+
+    def legal(self) -> list[Action]:
+        deal = self.match.current
+        return list(deal.legal_actions()) if deal is not None and deal.to_move == YOU else []
+
+    def legal_words(self) -> list[str]:
+        """The kinds of action you may play now, in the order of a turn (for the prompt)."""
+        kinds = {a.kind for a in self.legal()}
+        return [word for kind, word in KIND_WORDS.items() if kind in kinds]
+
+    def prompt(self) -> str:
+        words = self.legal_words()
+        return f"Your move ({', '.join(words)})" if words else "Your move"
+
+    def since_your_turn(self) -> list[Line]:
+        """Everything that happened since your previous turn (this deal's start at the latest)."""
+        return [line for line in self.lines if line.number >= self.mark]
+
+    def deal_lines(self, number: int | None = None) -> list[Line]:
+        """The whole story of a deal (the current one by default)."""
+        number = number if number is not None else len(self.match.deals)
+        return [line for line in self.lines if line.deal == number]
+
+    def score_sheet(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Each finished deal: its number, the team scores, the running totals."""
+        rows = []
+        totals = [0] * len(self.match.rules.teams)
+        for number, deal in enumerate(self.match.deals, 1):
+            if deal.is_over:
+                scores = deal.result().team_scores
+                totals = [t + s for t, s in zip(totals, scores)]
+                rows.append((number, scores, tuple(totals)))
+        return rows
+
+    def last_result(self) -> DealResult | None:
+        deal = self.deal
+        return deal.result() if deal is not None and deal.is_over else None
+
+    # ---------------------------------------------------------- playing
+    def start_deal(self) -> Event | None:
+        """Deal the next hand if it is time to; tells it."""
+        if not self.table.needs_deal:
+            return None
+        event = self.table.start_deal()
+        self.mark = event.number
+        self.fresh.clear()
+        self.lines.append(Line(event.number, event.deal, Text(self.words.deal_start(self.view(), event.deal))))
+        self.save()
+        return event
+
+    def parse(self, text: str) -> Action:
+        """Your typed action in the notation (commas separate too), canonical."""
+        deal = self.match.current
+        if deal is None:
+            raise NotationError("no deal is in progress")
+        line = " ".join(text.replace(",", " ").split())
+        if len(line) > LINE_LIMIT:
+            raise NotationError(f"notation: an action is at most {LINE_LIMIT} characters, this line has {len(line)}")
+        short = {"d": "draw", "t": "take", "p": "pass"}.get(line.lower(), line)
+        return deal.parse_action(short)
+
+    def needs_confirm(self, action: Action) -> str | None:
+        """A question to ask before a move players often regret: the last card discarded without going out."""
+        deal = self.match.current
+        if deal is None or action.kind != "discard" or deal.sizes[YOU] != 1:
+            return None
+        trial = deal.clone()
+        outcome = trial.apply(action)
+        if outcome.ended == Ending.CLOSURE:
+            return None
+        if outcome.reserve == Pickup.DISCARD:
+            return (
+                "Discarding your last card takes your reserve packet, but you play it only next turn"
+                " (melding your last cards instead would let you play on now). Discard it?"
+            )
+        return None
+
+    def play(self, action: Action | str) -> Event:
+        """Play your action (checked); tells it and saves."""
+        event = self.table.play(YOU, self.parse(action) if isinstance(action, str) else action)
+        self._told(event)
+        return event
+
+    def step(self) -> Event | None:
+        """One bot action, if a bot is to move; tells it and saves."""
+        event = self.table.step()
+        if event is not None:
+            self._told(event)
+        return event
+
+    def hint(self) -> Action | None:
+        legal = self.legal()
+        return self.hinter.choose(self.view(), legal) if legal else None
+
+    def save(self) -> None:
+        try:
+            write_atomically(self.save_path, self.match.to_record())
+        except OSError as exc:
+            raise SaveError(f"cannot save the match in {self.save_path}: {exc.strerror}") from None
+
+    def _told(self, event: Event) -> None:
+        outcome = event.outcome
+        assert outcome is not None
+        view = self.view()
+        seen = outcome.seen_by(YOU)
+        if outcome.seat == YOU:
+            if seen.action.kind == "draw" and seen.drawn >= 0:
+                self.fresh[seen.drawn] += 1
+            elif seen.action.kind == "take":
+                self.fresh.update(seen.taken)
+            if view.to_move != YOU or view.ended_by is not None:  # your turn is over
+                self.fresh.clear()
+                self.mark = event.number + 1
+        self.lines.append(Line(event.number, event.deal, self.words.describe(view, seen), outcome.seat))
+        self.save()
+
+    def is_fresh_turn(self) -> bool:
+        """Has your turn not begun yet (no draw or take)?"""
+        deal = self.match.current
+        return deal is not None and deal.to_move == YOU and deal.phase == Phase.DRAW
+
+
+__all__ = ["YOU", "Line", "SaveError", "Session"]

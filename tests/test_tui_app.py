@@ -1,0 +1,254 @@
+"""The full-screen table, driven through Textual's own test pilot.
+
+A whole deal is played by picking cards with the arrow keys and space and
+playing them with one key, as a player would; the table redraws at every
+size; the questions before a quit or a last-card discard are asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from biriba.actions import Action
+from biriba.replay import replay_record
+from biriba.rules import CLASSIC, PRESETS
+from biriba.tui.app import BiribaApp, Dialog, HandView
+from biriba.tui.session import YOU, Session
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BIRIBA_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def run(test: Callable[[BiribaApp], Awaitable[None]], session: Session, size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        app = BiribaApp(session, delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.pilot = pilot  # type: ignore[attr-defined]
+            await test(app)
+
+    asyncio.run(main())
+
+
+async def settle(app: BiribaApp) -> None:
+    """Let the bots finish their moves."""
+    for _ in range(400):
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        if not app.busy or isinstance(app.screen, Dialog):
+            return
+    raise AssertionError("the bots never stopped")
+
+
+async def pick(app: BiribaApp, cards: tuple[int, ...]) -> None:
+    """Pick these cards in the hand with the arrow keys and space, as a player would."""
+    pilot = app.pilot  # type: ignore[attr-defined]
+    hand = app.query_one(HandView)
+    for code in cards:
+        shown = hand.cards()
+        index = next(i for i, c in enumerate(shown) if c == code and i not in hand.picked)
+        steps = (index - hand.cursor) % len(shown)
+        for _ in range(steps):
+            await pilot.press("right")
+        await pilot.press("space")
+
+
+async def play_by_keys(app: BiribaApp, action: Action) -> None:
+    pilot = app.pilot  # type: ignore[attr-defined]
+    keys = {"draw": "d", "take": "t", "pass": "p"}
+    if action.kind in keys:
+        await pilot.press(keys[action.kind])
+    else:
+        await pick(app, action.cards)
+        if action.kind == "meld":
+            await pilot.press("m")
+        elif action.kind == "discard":
+            await pilot.press("x")
+        else:
+            await pilot.press("a")
+            if len(app.session.view().melds[app.session.view().rules.team_of[YOU]]) > 1:
+                await pilot.press(str(action.meld + 1))
+    await pilot.pause()
+    if isinstance(app.screen, Dialog) and app.screen.question:  # the last-card question
+        await pilot.press("y")
+
+
+def test_a_whole_deal_played_by_picking_cards(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    session = Session.new(CLASSIC, ["greedy"], seed=21, save=save)
+
+    async def test(app: BiribaApp) -> None:
+        moves = 0
+        await settle(app)
+        while not isinstance(app.screen, Dialog):
+            assert app.session.your_turn
+            status = str(app.query_one("#status").render())
+            assert "Your move:" in status
+            action = app.session.hint()
+            assert action is not None
+            before = len(app.session.deal.history)  # type: ignore[union-attr]
+            await play_by_keys(app, action)
+            await settle(app)
+            assert len(app.session.deal.history) > before, f"{action} was not played"  # type: ignore[union-attr]
+            moves += 1
+            assert moves < 200
+        assert app.session.deal is not None and app.session.deal.is_over
+        result = app.screen.body.renderables[0]  # type: ignore[attr-defined]
+        assert "over" in str(result.renderables[0].title)  # the deal's result table
+        assert "the deal" in result.renderables[1].plain  # and its winner
+        await app.pilot.press("n")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+
+    run(test, session)
+    record = json.loads(save.read_text())
+    replay = replay_record(record)
+    assert replay.deals[0].is_over
+    assert record["deals"][0]["result"]["team_scores"] == list(replay.deals[0].result().team_scores)
+    assert [0, "draw"] in record["deals"][0]["actions"] or [0, "take"] in record["deals"][0]["actions"]
+
+
+def screen_text(app: BiribaApp) -> str:
+    return "\n".join(str(w.render()) for w in app.query("Static, HandView") if w.display)
+
+
+def test_the_table_holds_everything_needed_to_move_and_redraws_on_resize() -> None:
+    session = Session.new(PRESETS["atout"], ["greedy"], seed=5)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        text = screen_text(app)
+        for needle in ("Match:", "pts", "Stock", "Pile", "Packets", "Cards:", "Turn", "Your hand", "Your move"):
+            assert needle in text, needle
+        assert "Trump" in text  # atout
+        hand = app.query_one(HandView)
+        narrow = hand.size.width
+        await app.pilot.resize_terminal(200, 50)  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert hand.size.width > narrow and app.size == (200, 50)
+        assert "Your hand" in screen_text(app)
+
+    run(test, session)
+
+
+def test_quitting_asks_first_and_keeps_the_match() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=6)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        await app.pilot.press("q")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert isinstance(app.screen, Dialog) and "saved" in str(app.screen.body)
+        await app.pilot.press("n")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert not isinstance(app.screen, Dialog) and app.is_running
+        await app.pilot.press("q", "y")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+
+    run(test, session)
+    assert session.save_path.exists() and replay_record(json.loads(session.save_path.read_text())).deals
+
+
+def test_drawn_cards_are_marked_fresh_until_the_turn_ends() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=7)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        await app.pilot.press("d")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        drawn = app.session.lines[-1].text.plain
+        assert drawn.startswith("You: draw") and sum(app.session.fresh.values()) == 1
+        rendered = app.query_one(HandView).render()
+        assert any("reverse" in str(span.style) for span in rendered.spans)
+        discard = next(a for a in app.session.legal() if a.kind == "discard")
+        await play_by_keys(app, discard)
+        await settle(app)
+        assert not app.session.fresh
+
+    run(test, session)
+
+
+def test_the_last_card_question_is_about_a_discard_that_does_not_go_out() -> None:
+    from helpers import position
+
+    session = Session.new(CLASSIC, ["greedy"], seed=8)
+    pickup = position({0: "9C"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), phase="play")
+    closure = position({0: "9C"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), reserves=((0, True), None), phase="play")
+    two = position({0: "9C QD"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), phase="play")
+    discard = Action("discard", (pickup.hands[0].index(1),), (-1,))
+    session.match.deals.append(pickup)
+    question = session.needs_confirm(discard)
+    assert question is not None and "next turn" in question  # the reserve comes, but the turn ends (R19)
+    session.match.deals[-1] = closure
+    assert session.needs_confirm(discard) is None  # going out: nothing to regret
+    session.match.deals[-1] = two
+    assert session.needs_confirm(discard) is None
+    assert pickup.sizes[0] == 1  # asking changed nothing
+
+
+def test_a_question_before_a_move_can_be_declined(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=10)
+    monkeypatch.setattr(session, "needs_confirm", lambda action: "Really?" if action.kind == "discard" else None)
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        await settle(app)
+        await pilot.press("d")
+        await settle(app)
+        history = len(app.session.deal.history)  # type: ignore[union-attr]
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, Dialog) and app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(app.session.deal.history) == history  # type: ignore[union-attr]
+        await pilot.press("x", "y")
+        await settle(app)
+        assert len(app.session.deal.history) > history  # type: ignore[union-attr]
+
+    run(test, session)
+
+
+def test_typing_the_notation_still_works_and_refusals_name_the_rule() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=9)
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        await settle(app)
+        await pilot.press("colon")
+        for key in "discard 9c":
+            await pilot.press("space" if key == " " else key)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Not allowed: R15" in str(app.query_one("#status").render())
+        await pilot.press("colon", "d", "r", "a", "w", "enter")
+        await pilot.pause()
+        await settle(app)
+        assert any(line.text.plain.startswith("You: draw") for line in app.session.lines)
+
+    run(test, session)
+
+
+def test_cards_and_melds_can_be_picked_with_the_mouse() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=21)
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        await settle(app)
+        hand = app.query_one(HandView)
+        hand.render()
+        row, start, _end = hand.places[2]
+        await pilot.click(HandView, offset=(start, row))
+        await pilot.pause()
+        assert hand.picked == {2} and hand.cursor == 2
+        await pilot.click(HandView, offset=(start, row))
+        await pilot.pause()
+        assert hand.picked == set()
+
+    run(test, session)
