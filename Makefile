@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-long lint bench venv clean
+.PHONY: play serve test test-long lint bench bench-serve venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ venv: $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/biriba play $(ARGS)
+
+# The web game: http://localhost:8000/ (ARGS="--host 0.0.0.0" to let other machines join).
+serve: $(STAMP)
+	$(BIN)/biriba serve $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -35,6 +39,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/bench.py $(ARGS)
+
+# The web game under load: N four-seat tables of WebSocket clients, SQLite and PostgreSQL.
+bench-serve: $(STAMP)
+	$(BIN)/python benchmarks/bench_serve.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

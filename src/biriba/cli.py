@@ -109,6 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_simulate)
 
+    p = sub.add_parser("serve", help="run the web game: tables with friends and bots in the browser")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a network)"
+    )
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db", metavar="URL", help="sqlite:///FILE or postgresql://user@host/db (default: SQLite in your data folder)"
+    )
+    p.set_defaults(run=_serve)
+
     p = sub.add_parser("rules", help="list the rules presets and options, or show one preset")
     p.add_argument("preset", nargs="?", help="a preset name")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
@@ -339,6 +349,25 @@ def _play(args: argparse.Namespace) -> int:
         )
     except SaveError as exc:
         raise Misuse(str(exc)) from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .server import create_app
+    from .server.store import async_url, default_url
+
+    db = args.db or default_url()
+    try:
+        async_url(db)
+    except ValueError as exc:
+        raise Misuse(str(exc)) from None
+    if not 1 <= args.port <= 65535:
+        raise Misuse("--port is 1..65535")
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"biriba: the web game is at http://{shown}:{args.port}/  (store: {db}; Ctrl-C stops)", flush=True)
+    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    return 0
 
 
 if __name__ == "__main__":

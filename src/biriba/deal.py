@@ -152,8 +152,8 @@ class Deal(DealState):
         """
         return LegalActions(self)
 
-    def view_for(self, seat: int) -> PlayerView:
-        """What ``seat`` may see, and nothing more (hands of others as counts...)."""
+    def view_for(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may see, and nothing more (hands of others as counts...); ``None``: a spectator."""
         return PlayerView.of(self, seat)
 
     def result(self) -> DealResult:

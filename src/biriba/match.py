@@ -9,6 +9,7 @@ from typing import Any
 from .deal import Deal
 from .records import RECORD_FORMAT, record_to_json
 from .rules import CLASSIC, Rules
+from .scoring import DealResult
 
 
 class Match:
@@ -30,16 +31,25 @@ class Match:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.max_turns = max_turns
         self.deals: list[Deal] = []
+        self._results: list[DealResult] = []  # the finished deals' results, in order
         self.first_dealer = random.Random(f"{self.seed}/dealer").randrange(rules.seats)  # R3
+
+    def results(self) -> list[DealResult]:
+        """The result of each finished deal, in order; each deal is scored once, when first asked."""
+        cache = self._results
+        for deal in self.deals[len(cache) :]:
+            if not deal.is_over:
+                break
+            cache.append(deal.result())
+        return cache
 
     @property
     def totals(self) -> list[int]:
         """Each team's total over the finished deals."""
         totals = [0] * len(self.rules.teams)
-        for deal in self.deals:
-            if deal.is_over:
-                for team, points in enumerate(deal.result().team_scores):
-                    totals[team] += points
+        for result in self.results():
+            for team, points in enumerate(result.team_scores):
+                totals[team] += points
         return totals
 
     @property

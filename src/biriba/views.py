@@ -26,17 +26,20 @@ POSITION_FORMAT = "biriba-position/1"
 class PlayerView(PublicState):
     """One seat's knowledge of a deal at one moment."""
 
-    seat: int = 0
+    seat: int | None = 0  # None: a spectator, who sees the public table only
     hand: tuple[int, ...] = ()  # own cards, sorted codes
     stock_count: int = 0
     packet_sizes: tuple[int, ...] = ()  # packets not yet taken, top first
 
     @classmethod
-    def of(cls, deal: DealState, seat: int) -> PlayerView:
-        """The view of ``seat``: a copy of every public field, the own hand, counts of the rest."""
+    def of(cls, deal: DealState, seat: int | None) -> PlayerView:
+        """The view of ``seat``: a copy of every public field, the own hand, counts of the rest.
+
+        ``seat=None`` is a spectator's view: no hand, every hand a count.
+        """
         view: PlayerView = copy_public(deal, object.__new__(cls))
         view.seat = seat
-        view.hand = tuple(cards_of(deal.hands[seat]))
+        view.hand = tuple(cards_of(deal.hands[seat])) if seat is not None else ()
         view.stock_count = len(deal.stock)
         view.packet_sizes = tuple(map(len, deal.packets))
         return view
@@ -48,6 +51,7 @@ class PlayerView(PublicState):
 
     @property
     def team(self) -> int:
+        assert self.seat is not None, "a spectator has no team"
         return self.rules.team_of[self.seat]
 
     @property

@@ -1,0 +1,89 @@
+// The HTTP API (docs/protocol.md) and what the page keeps in localStorage.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `HTTP ${status}`);
+    this.status = status;
+    this.rule = body && body.rule;
+    this.code = body && body.code;
+  }
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+let rulesCache = null;
+
+export const api = {
+  rules() {
+    rulesCache = rulesCache || request("GET", "/api/rules").catch((error) => {
+      rulesCache = null;
+      throw error;
+    });
+    return rulesCache;
+  },
+  tables: () => request("GET", "/api/tables"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (spec) => request("POST", "/api/tables", spec),
+  sit: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
+  replay: (id, deal, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay?deal=${deal}&step=${step}`),
+  recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+};
+
+function get(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function set(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    /* private mode: the page still works, without memory */
+  }
+}
+
+/** The seat this browser holds at a table: {token, seat, name}, or null. */
+export function storedSeat(tableId) {
+  const raw = get(`biriba.seat.${tableId}`);
+  if (!raw) return null;
+  try {
+    const data = JSON.parse(raw);
+    return data && typeof data.token === "string" ? data : null;
+  } catch {
+    return null;
+  }
+}
+export function storeSeat(tableId, data) {
+  set(`biriba.seat.${tableId}`, data ? JSON.stringify(data) : null);
+}
+export function storedName() {
+  return get("biriba.name") || "";
+}
+export function storeName(name) {
+  set("biriba.name", name);
+}
+export function getPref(key, fallback) {
+  const value = get(`biriba.pref.${key}`);
+  return value === null ? fallback : value;
+}
+export function setPref(key, value) {
+  set(`biriba.pref.${key}`, value);
+}

@@ -1,0 +1,107 @@
+// Sentences built from the catalog with live parts: a placeholder may be
+// filled by text, a DOM node, or a list of card tokens (drawn as coloured
+// card text).  describeEvent() tells what happened, in the reader's language.
+
+import { cardsInline, cardsPlain } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** A catalog entry as DOM: {cards} placeholders given arrays of tokens become coloured cards. */
+export function tnode(key, params = {}) {
+  const template = t(key, Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v !== "object" || v === null)));
+  const out = h("span");
+  const parts = template.split(/\{(\w+)\}/);
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part) out.append(part);
+      return;
+    }
+    const value = params[part];
+    if (Array.isArray(value)) out.append(cardsInline(value));
+    else if (value instanceof Node) out.append(value);
+    else out.append(`{${part}}`);
+  });
+  return out;
+}
+
+/** The same sentence as plain text (for the live region and the page title). */
+export function tplain(key, params = {}) {
+  const flat = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) flat[k] = cardsPlain(v);
+    else if (v instanceof Node) flat[k] = v.textContent;
+    else flat[k] = v;
+  }
+  return t(key, flat);
+}
+
+/** The words of an action string's parts. */
+export function actionParts(text) {
+  const words = text.trim().split(/\s+/);
+  const kind = words[0];
+  let rest = words.slice(1);
+  let meld = null;
+  if (kind === "add") {
+    meld = Number(rest[0]);
+    rest = rest.slice(1);
+  }
+  let end = null;
+  const tokens = [];
+  for (const word of rest) {
+    if (word.startsWith("wild=")) end = word.slice(5);
+    else tokens.push(word);
+  }
+  return { text, kind, meld, tokens, cards: tokens.map((token) => token.split("=")[0]), end };
+}
+
+/**
+ * One event, told from the point of view of `me` (a seat, or null for a spectator).
+ * names(seat) gives a seat's name.  Returns {key, params} or null.
+ */
+export function eventWords(event, me, names) {
+  const you = event.seat !== undefined && event.seat === me;
+  const who = event.seat !== undefined ? names(event.seat) : "";
+  const suffix = you ? "_you" : "";
+  if (event.kind === "deal") return [{ key: "ev.deal", params: { n: event.deal } }];
+  if (event.kind === "result") {
+    const result = event.result;
+    if (!result) return [{ key: "ev.result_plain", params: { n: event.deal } }];
+    return [{ key: "ev.result", params: { n: event.deal, how: t(`ended.${result.ended_by}`) } }];
+  }
+  if (event.kind !== "action" || !event.action) return [];
+  const action = actionParts(event.action);
+  const lines = [];
+  const params = { who };
+  switch (action.kind) {
+    case "draw":
+      if (event.drawn) lines.push({ key: "ev.draw_card" + suffix, params: { ...params, card: [event.drawn] } });
+      else lines.push({ key: "ev.draw" + suffix, params });
+      break;
+    case "take": {
+      const taken = event.taken || [];
+      lines.push({ key: "ev.take" + suffix, params: { ...params, n: taken.length, cards: taken } });
+      break;
+    }
+    case "pass":
+      lines.push({ key: "ev.pass" + suffix, params });
+      break;
+    case "meld":
+      lines.push({ key: "ev.meld" + suffix, params: { ...params, cards: action.tokens } });
+      break;
+    case "add":
+      lines.push({ key: "ev.add" + suffix, params: { ...params, cards: action.tokens, meld: action.meld } });
+      break;
+    case "discard":
+      lines.push({ key: "ev.discard" + suffix, params: { ...params, card: action.tokens } });
+      break;
+    default:
+      lines.push({ key: "ev.other", params: { ...params, action: event.action } });
+  }
+  if (event.reserve) {
+    const n = event.packet && event.packet.length ? event.packet.length : null;
+    lines.push({ key: `ev.reserve_${event.reserve}${suffix}`, params: { who, n: n ?? "" } });
+  }
+  if (event.ended === "closure") lines.push({ key: "ev.out" + suffix, params: { who } });
+  else if (event.ended) lines.push({ key: "ev.ended", params: { how: t(`ended.${event.ended}`) } });
+  return lines;
+}

@@ -1,0 +1,323 @@
+"""The store of the web game: every table, its deals and its moves, in SQLite or PostgreSQL.
+
+SQLAlchemy 2 Core over an async driver (aiosqlite, asyncpg), one code path
+for both; the schema is made and migrated by Alembic (``migrations/``).  A
+table's state is never stored as such: its deals (dealer and deck) and its
+actions are, and they replay to the exact state (rules D9, the record).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", Text, nullable=False),  # the rules as a record names them (a preset or its options)
+    Column("settings", Text, nullable=False),  # bot_delay, absent_after, turn_clock
+    Column("seats", Text, nullable=False),  # per seat: kind, bot, name, token hash
+    Column("seed", String(64), nullable=False),
+    Column("status", String(8), nullable=False),  # open, playing, over
+    Column("version", Integer, nullable=False),  # the table's events so far
+)
+deals = Table(
+    "deals",
+    metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("dealer", Integer, nullable=False),
+    Column("deck", Text, nullable=False),  # card names, top first
+)
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("deal", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+
+
+def default_url() -> str:
+    """The embedded default: an SQLite file in the user's data folder."""
+    folder = Path(platformdirs.user_data_dir("biriba", appauthor=False))
+    return f"sqlite:///{folder / 'tables.sqlite3'}"
+
+
+def async_url(url: str) -> str:
+    """The URL with the async driver of its database (``sqlite://`` to aiosqlite, ``postgresql://`` to asyncpg)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ValueError(f"--db {url!r}: write sqlite:///path/file.sqlite3 or postgresql://user@host/database")
+    driver = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
+    base = scheme.split("+")[0]
+    if base not in driver:
+        raise ValueError(f"--db {url!r}: the store is SQLite or PostgreSQL")
+    return f"{driver[base]}://{rest}"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatInfo:
+    """A seat of a web table: a person's (with the hash of their token once taken) or a bot's."""
+
+    kind: str  # "person" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash}
+
+
+@dataclass
+class TableRow:
+    """A table as the store keeps it."""
+
+    id: str
+    rules: Any  # JSON: a preset name or an object of options
+    settings: dict[str, Any]
+    seats: list[SeatInfo]
+    seed: str
+    status: str = "open"
+    version: int = 0
+    created: float = field(default_factory=time.time)
+
+
+@dataclass
+class StoredTable:
+    """A table with its deals and actions, ready to replay."""
+
+    row: TableRow
+    deals: list[tuple[int, int, list[str]]]  # (number, dealer, deck)
+    actions: list[tuple[int, int, int, str]]  # (seq, deal, seat, action)
+
+
+@dataclass
+class _Write:
+    """One change waiting for the next commit: an action row or a deal row, and the table's new version."""
+
+    table_id: str
+    version: int
+    status: str
+    action: dict[str, Any] | None = None
+    deal: dict[str, Any] | None = None
+    done: asyncio.Future[None] | None = None
+
+
+class Store:
+    """The tables and their moves, in one database.
+
+    Moves are committed in groups: every change waiting when a commit starts
+    goes into that one transaction (one round trip to the database for many
+    tables), and each caller resumes only once its change is committed.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.pending: list[_Write] = []
+        self.wake = asyncio.Event()
+        self.writer: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Store:
+        """Open (and create or migrate, by Alembic) the store at ``url``; SQLite in the data folder by default."""
+        url = url or default_url()
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        aurl = async_url(url)
+        await asyncio.to_thread(migrate, aurl)
+        if aurl.startswith("sqlite"):
+            # one connection: SQLite has one writer; WAL with synchronous=NORMAL survives a killed
+            # process (kill -9), and is fsynced at checkpoints
+            engine = create_async_engine(aurl, pool_size=1, max_overflow=0)
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_async_engine(aurl, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        return cls(engine)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.writer
+        await self.engine.dispose()
+
+    async def create_table(self, row: TableRow) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                tables.insert().values(
+                    id=row.id,
+                    created=row.created,
+                    rules=json.dumps(row.rules),
+                    settings=json.dumps(row.settings),
+                    seats=json.dumps([s.to_data() for s in row.seats]),
+                    seed=row.seed,
+                    status=row.status,
+                    version=row.version,
+                )
+            )
+
+    async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(seats=json.dumps([s.to_data() for s in seats]), status=status)
+            )
+
+    async def record_deal(self, table_id: str, number: int, dealer: int, deck: Sequence[str], version: int) -> None:
+        """A new deal (its dealer and deck), committed before this returns."""
+        deal = {"table_id": table_id, "number": number, "dealer": dealer, "deck": json.dumps(list(deck))}
+        await self._commit(_Write(table_id, version, "playing", deal=deal))
+
+    async def record_action(
+        self, table_id: str, seq: int, deal: int, seat: int, action: str, version: int, status: str = "playing"
+    ) -> None:
+        """One move and the table's new version and status, committed before this returns."""
+        row = {"table_id": table_id, "seq": seq, "deal": deal, "seat": seat, "action": action}
+        await self._commit(_Write(table_id, version, status, action=row))
+
+    async def _commit(self, write: _Write) -> None:
+        write.done = asyncio.get_running_loop().create_future()
+        self.pending.append(write)
+        self.wake.set()
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write_loop(), name="store writer")
+        await write.done
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.pending = self.pending, []
+            if not batch:
+                continue
+            try:
+                await self._write(batch)
+            except Exception as exc:
+                for write in batch:
+                    if write.done is not None and not write.done.done():
+                        write.done.set_exception(exc)
+            else:
+                for write in batch:
+                    if write.done is not None and not write.done.done():
+                        write.done.set_result(None)
+
+    async def _write(self, batch: list[_Write]) -> None:
+        """One transaction for every waiting change: the deals, the actions, then the tables' versions."""
+        new_deals = [w.deal for w in batch if w.deal is not None]
+        new_actions = [w.action for w in batch if w.action is not None]
+        latest: dict[str, _Write] = {}
+        for write in batch:
+            latest[write.table_id] = write
+        versions = [{"tid": w.table_id, "v": w.version, "s": w.status} for w in latest.values()]
+        async with self.engine.begin() as conn:
+            if new_deals:
+                await conn.execute(deals.insert(), new_deals)
+            if new_actions:
+                await conn.execute(actions.insert(), new_actions)
+            await conn.execute(
+                update(tables)
+                .where(tables.c.id == bindparam("tid"))
+                .values(version=bindparam("v"), status=bindparam("s")),
+                versions,
+            )
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
+            if row is None:
+                return None
+            deal_rows = await conn.execute(
+                select(deals.c.number, deals.c.dealer, deals.c.deck)
+                .where(deals.c.table_id == table_id)
+                .order_by(deals.c.number)
+            )
+            action_rows = await conn.execute(
+                select(actions.c.seq, actions.c.deal, actions.c.seat, actions.c.action)
+                .where(actions.c.table_id == table_id)
+                .order_by(actions.c.seq)
+            )
+            return StoredTable(
+                _table_row(row._mapping),
+                [(n, d, json.loads(deck)) for n, d, deck in deal_rows],
+                [(s, d, seat, a) for s, d, seat, a in action_rows],
+            )
+
+    async def list_tables(self, statuses: Sequence[str] = ("open", "playing"), limit: int = 100) -> list[TableRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(tables).where(tables.c.status.in_(statuses)).order_by(tables.c.created.desc()).limit(limit)
+            )
+            return [_table_row(r._mapping) for r in rows]
+
+    async def count(self) -> int:
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(tables))).scalar_one())
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _table_row(data: Any) -> TableRow:
+    return TableRow(
+        id=data["id"],
+        rules=json.loads(data["rules"]),
+        settings=json.loads(data["settings"]),
+        seats=[SeatInfo(**s) for s in json.loads(data["seats"])],
+        seed=data["seed"],
+        status=data["status"],
+        version=data["version"],
+        created=data["created"],
+    )
+
+
+def migrate(url: str) -> None:
+    """Bring the schema at ``url`` (an async URL) to Alembic's head revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    command.upgrade(config, "head")

@@ -1,0 +1,167 @@
+"""Helpers for the web game's tests and benchmark: a real server on a free port, and WebSocket players.
+
+``running_server`` runs the app with uvicorn in a thread of the test
+process (loopback HTTP and WebSockets, the real protocol);
+``server_process`` runs ``biriba serve`` as its own process, to be killed.
+A :class:`Player` is one browser tab: it joins a seat and answers its turns
+with a bot of its own, from the legal actions the server sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from biriba.server import create_app
+
+BIRIBA = str(Path(sys.executable).with_name("biriba"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(db: str) -> Iterator[str]:
+    """The app on a free port in a thread; yields its base URL."""
+    port = free_port()
+    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    wait_until_up(url)
+    try:
+        yield url
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+@contextlib.contextmanager
+def server_process(
+    db: str, port: int | None = None, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``biriba serve`` as a process of its own; yields its URL and the process (to kill)."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [BIRIBA, "serve", "--port", str(port), "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ, **(env or {})),
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, process)
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes] | None = None, seconds: float = 30) -> None:
+    end = time.time() + seconds
+    while time.time() < end:
+        if process is not None and process.poll() is not None:
+            output = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"the server stopped: {output}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/api/rules", timeout=2).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise AssertionError("the server did not come up")
+
+
+def create_table(url: str, seats: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
+    body = {"rules": settings.pop("rules", "classic"), "seats": seats, **settings}
+    response = httpx.post(url + "/api/tables", json=body, timeout=10)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def sit(url: str, table_id: str, seat: int, name: str) -> str:
+    response = httpx.post(f"{url}/api/tables/{table_id}/seats/{seat}", json={"name": name}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()["token"]  # type: ignore[no-any-return]
+
+
+def ws_url(url: str, table_id: str) -> str:
+    return url.replace("http://", "ws://") + f"/ws/{table_id}"
+
+
+class Player:
+    """One connection to a table: joins, keeps every message, and can play its turns."""
+
+    def __init__(self, url: str, table_id: str, token: str | None, name: str = "") -> None:
+        self.url = ws_url(url, table_id)
+        self.token = token
+        self.name = name
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.socket: ClientConnection | None = None
+
+    async def __aenter__(self) -> Player:
+        self.socket = await connect(self.url, max_size=2**22)
+        await self.send({"type": "join", "token": self.token, "since": 0})
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+
+    async def send(self, message: dict[str, Any] | str | bytes) -> None:
+        assert self.socket is not None
+        payload = message if isinstance(message, (str, bytes)) else json.dumps(message)
+        await self.socket.send(payload)
+
+    async def receive(self, timeout: float = 20) -> dict[str, Any]:
+        assert self.socket is not None
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout=timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    async def until(self, test: Callable[[dict[str, Any]], bool], timeout: float = 30) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            message = await self.receive(max(0.01, end - time.monotonic()))
+            if test(message):
+                return message
+
+    async def play(self, rng: random.Random, stop: Callable[[dict[str, Any]], bool], act_delay: float = 0.0) -> int:
+        """Answer every turn with a random legal action until ``stop(state)``; returns the actions sent."""
+        sent = 0
+        while True:
+            message = await self.receive(60)
+            if message["type"] != "state":
+                continue
+            if stop(message):
+                return sent
+            if message["legal"]:
+                if act_delay:
+                    await asyncio.sleep(act_delay)
+                await self.send(
+                    {"type": "action", "action": rng.choice(message["legal"]), "version": message["version"]}
+                )
+                sent += 1
+            elif message["result"] is not None and message["table"]["status"] != "over":
+                await self.send({"type": "next"})

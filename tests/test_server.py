@@ -1,0 +1,311 @@
+"""The web game's server: HTTP, the WebSocket protocol, what each client may see, bad input, durability.
+
+A real server runs on loopback (uvicorn in a thread, or ``biriba serve`` as
+a process to kill), on SQLite and on the machine's PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+from typing import Any
+
+import httpx
+import pytest
+
+from biriba.cards import parse_card
+from serverkit import Player, create_table, running_server, server_process, sit
+
+PERSON = {"kind": "person"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+# --------------------------------------------------------------------- HTTP
+def test_the_http_api_creates_lists_and_seats(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        rules = httpx.get(url + "/api/rules").json()
+        assert set(rules["presets"]) >= {"classic", "italian"} and "target" in rules["options"]
+        bad = httpx.post(url + "/api/tables", json={"rules": "classic", "options": {"target": "lots"}})
+        assert bad.status_code == 400 and "target" in bad.json()["error"]
+        bad = httpx.post(url + "/api/tables", json={"rules": "classic", "seats": [PERSON]})
+        assert bad.status_code == 400 and "4 entries" in bad.json()["error"]
+        table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], options={"target": 3000}, bot_delay=0)
+        assert table["status"] == "open" and table["invite"] == f"{url}/t/{table['id']}"
+        assert any("target: 3000" in w for w in table["rules"]["words"])
+        assert [s["kind"] for s in table["seats"]] == ["person", "bot", "person", "bot"]
+        assert httpx.get(f"{url}/t/{table['id']}").status_code == 200  # the page
+        assert [t["id"] for t in httpx.get(url + "/api/tables").json()] == [table["id"]]
+        token = sit(url, table["id"], 0, "Eleni")
+        assert len(token) > 20
+        taken = httpx.post(f"{url}/api/tables/{table['id']}/seats/0", json={"name": "Nikos"})
+        assert taken.status_code == 409
+        bot_seat = httpx.post(f"{url}/api/tables/{table['id']}/seats/1", json={"name": "Nikos"})
+        assert bot_seat.status_code == 400 and "bot" in bot_seat.json()["error"]
+        assert httpx.get(f"{url}/api/tables/{table['id']}/record").status_code == 403  # decks stay secret
+        assert httpx.get(f"{url}/api/tables/nope").status_code == 404
+
+
+# ----------------------------------------------------------- what is seen
+OPEN_KEYS = {"melds", "discard", "took_single", "cut_wilds", "action", "taken", "result", "hands_own"}
+
+
+def cards_in(data: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    """Every card name in a message, with the keys leading to it."""
+    found = []
+    if isinstance(data, str):
+        for word in data.replace("=", " ").split():
+            try:
+                parse_card(word)
+            except ValueError:
+                continue
+            found.append((path, word))
+    elif isinstance(data, list):
+        for item in data:
+            found += cards_in(item, path)
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            if key not in ("rules", "table", "sheet", "format", "phase", "kind", "type", "code", "message"):
+                found += cards_in(value, (*path, key))
+    return found
+
+
+def check_nothing_hidden(message: dict[str, Any], seat: int | None) -> None:
+    """No card a seat may not see: other hands, the stock, the packets, another's drawn card or packet."""
+    if message["type"] != "state" or message["view"] is None:
+        return
+    view = message["view"]
+    assert view["viewer"] == seat
+    for s, hand in enumerate(view["hands"]):
+        assert isinstance(hand, list) == (s == seat), f"seat {seat} sees hand {s}"
+    assert isinstance(view["stock"], dict) and all(isinstance(p, dict) for p in view["packets"])
+    assert "reserve_packets" not in view and "deck" not in view
+    for event in message["events"]:
+        if event.get("seat") != seat or seat is None:
+            assert event.get("drawn") is None and not event.get("packet"), f"seat {seat} sees {event}"
+    for path, card in cards_in({k: v for k, v in message.items() if k in ("view", "events", "legal", "result")}):
+        allowed = path[:1] in (("legal",), ("result",)) or path[-1] in OPEN_KEYS or path[-1] in ("drawn", "packet")
+        allowed = allowed or path == ("view", "hands")
+        assert allowed, f"seat {seat} sees {card} at {path}"
+
+
+def test_a_whole_deal_of_four_people_through_the_server_shows_each_only_their_own(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON] * 4, bot_delay=0, rules="classic")
+        tokens = [sit(url, table["id"], s, f"P{s}") for s in range(4)]
+
+        async def main() -> list[Player]:
+            players = [Player(url, table["id"], t) for t in tokens]
+            watcher = Player(url, table["id"], None)
+            for p in [*players, watcher]:
+                await p.__aenter__()
+            done = lambda m: m["result"] is not None  # noqa: E731 - the first deal's end
+            tasks = [p.play(random.Random(s), done, act_delay=0.06) for s, p in enumerate(players)]  # a person's pace
+            tasks.append(watcher.until(lambda m: m["type"] == "state" and done(m), timeout=120))
+            await asyncio.gather(*tasks)
+            for p in [*players, watcher]:
+                await p.__aexit__()
+            return [*players, watcher]
+
+        everyone = asyncio.run(main())
+        for seat, player in enumerate(everyone):
+            states = [m for m in player.messages if m["type"] == "state"]
+            assert len(states) > 20
+            for message in player.messages:
+                check_nothing_hidden(message, seat if seat < 4 else None)
+            assert states[-1]["result"]["ended_by"] in ("closure", "passes")
+            assert states[-1]["sheet"][0]["totals"] == states[-1]["result"]["team_scores"]
+        record = httpx.get(f"{url}/api/tables/{table['id']}").json()
+        assert record["deals"] == 1
+
+
+# -------------------------------------------------------------- bad input
+async def _bad_input_case(url: str, case: str) -> None:
+    table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0)
+    other = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+    a_token, b_token = sit(url, table["id"], 0, "A"), sit(url, table["id"], 1, "B")
+    c_token = sit(url, other["id"], 0, "C")
+    async with (
+        Player(url, table["id"], a_token) as a,
+        Player(url, table["id"], b_token) as b,
+        Player(url, other["id"], c_token) as c,
+    ):
+
+        def people_to_move(m: dict[str, Any]) -> bool:  # the bots have played up to a person's turn
+            return m["type"] == "state" and m["view"] is not None and m["view"]["to_move"] in (0, 1)
+
+        state = await a.until(people_to_move)
+        assert (await b.until(people_to_move))["version"] == state["version"]
+        await c.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        version = state["version"]
+        to_move = state["view"]["to_move"]
+        sender, waiting = (a, b) if to_move == 0 else (b, a)
+        expected = {
+            "malformed": ("not json {", "bad_message"),
+            "no type": ({"action": "draw"}, "bad_message"),
+            "unknown type": ({"type": "dance"}, "bad_message"),
+            "binary": (b"\x00\x01", "bad_message"),
+            "oversize": ({"type": "action", "action": "x" * 5000, "version": version}, "too_large"),
+            "out of turn": ({"type": "action", "action": "draw", "version": version}, "not_your_turn"),
+            "stale": ({"type": "action", "action": "draw", "version": version - 1}, "stale"),
+            "illegal": ({"type": "action", "action": "discard 9C", "version": version}, "illegal"),
+            "not notation": ({"type": "action", "action": "frobnicate", "version": version}, "illegal"),
+            "missing field": ({"type": "action", "action": "draw"}, "bad_message"),
+        }
+        message, code = expected[case]
+        actor = waiting if case == "out of turn" else sender
+        await actor.send(message)
+        error = await actor.until(lambda m: m["type"] == "error")
+        assert error["code"] == code, error
+        if code == "illegal" and case == "illegal":
+            assert error["rule"].startswith("R")
+        # nothing changed: the table's version, and the others go on as before
+        info = httpx.get(f"{url}/api/tables/{table['id']}").json()
+        assert info["status"] == "playing"
+        await sender.send({"type": "action", "action": "draw", "version": version})
+        moved = await sender.until(lambda m: m["type"] == "state" and m["version"] > version)
+        assert moved["version"] == version + 1  # the bad message moved nothing
+        await c.send({"type": "ping"})
+        assert (await c.until(lambda m: m["type"] == "pong"))["type"] == "pong"
+
+
+BAD_CASES = ["malformed", "no type", "unknown type", "binary", "oversize", "out of turn", "stale", "illegal",
+             "not notation", "missing field"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BAD_CASES)
+def test_bad_input_gets_a_clear_error_and_changes_nothing(tmp_path: Any, case: str) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        asyncio.run(_bad_input_case(url, case))
+
+
+def test_a_bad_or_missing_token_and_a_flood(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+        sit(url, table["id"], 0, "A")
+
+        async def main() -> None:
+            async with Player(url, table["id"], "forged-token") as forged:
+                error = await forged.until(lambda m: m["type"] == "error")
+                assert error["code"] == "bad_token"
+                with pytest.raises(Exception):  # noqa: B017 - the server closed it
+                    await forged.receive(5)
+                assert forged.socket is not None and forged.socket.close_code == 4401
+            async with Player(url, table["id"], None) as spectator:
+                state = await spectator.until(lambda m: m["type"] == "state")
+                assert state["seat"] is None and state["legal"] == []
+                await spectator.send({"type": "action", "action": "draw", "version": state["version"]})
+                assert (await spectator.until(lambda m: m["type"] == "error"))["code"] == "spectator"
+                for _ in range(40):
+                    await spectator.send({"type": "ping"})
+                limited = await spectator.until(lambda m: m.get("code") == "rate_limited", timeout=10)
+                assert "more than 20 messages" in limited["message"]
+            async with Player(url, "no-such-table", None) as lost:
+                with pytest.raises(Exception):  # noqa: B017
+                    await lost.receive(5)
+                assert lost.socket is not None and lost.socket.close_code == 4404
+
+        asyncio.run(main())
+
+
+# -------------------------------------------------------------- durability
+def test_every_acknowledged_action_survives_kill_9(db_url: str) -> None:
+    with server_process(db_url) as (url, process):
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0, deal_pause=0)
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def play_some() -> list[tuple[int, str]]:
+            mine: list[tuple[int, str]] = []
+            async with Player(url, table["id"], token) as me:
+                rng = random.Random(3)
+                while len(mine) < 12:
+                    message = await me.until(lambda m: m["type"] == "state")
+                    for event in message["events"]:
+                        if event["kind"] == "action" and event["seat"] == 0:
+                            mine.append((event["number"], event["action"]))  # acknowledged
+                    if message["legal"]:
+                        action = rng.choice(message["legal"])
+                        await me.send({"type": "action", "action": action, "version": message["version"]})
+            return mine
+
+        acknowledged = asyncio.run(play_some())
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    with server_process(db_url) as (url, _process):
+
+        async def look() -> dict[str, Any]:
+            async with Player(url, table["id"], token) as me:
+                return await me.until(lambda m: m["type"] == "state")
+
+        state = asyncio.run(look())
+        seen = {(e["number"], e["action"]) for e in state["events"] if e["kind"] == "action" and e["seat"] == 0}
+        assert set(acknowledged) <= seen
+        assert state["seat"] == 0 and state["version"] >= max(n for n, _ in acknowledged) + 1
+
+
+def test_bots_play_for_an_absent_person_and_stop_when_they_return(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0, absent_after=1)
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> None:
+            async with Player(url, table["id"], token) as me:
+                await me.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+            await asyncio.sleep(3)  # away: after a second a stand-in plays the turns
+            async with Player(url, table["id"], token) as me:
+                state = await me.until(lambda m: m["type"] == "state")
+                mine = [e for e in state["events"] if e["kind"] == "action" and e["seat"] == 0]
+                assert mine, "nobody played for the absent seat"
+                if not state["legal"]:
+                    state = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=30)
+                await asyncio.sleep(2)  # back: the stand-in waits for me now
+                await me.send({"type": "action", "action": state["legal"][0], "version": state["version"]})
+                after = await me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+                played = [e for e in after["events"] if e["kind"] == "action"]
+                assert played and played[0]["seat"] == 0 and played[0]["action"] == state["legal"][0]
+
+        asyncio.run(main())
+
+
+def test_a_turn_clock_finishes_a_slow_turn(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0, turn_clock=1)
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> None:
+            async with Player(url, table["id"], token) as me:
+                first = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+                assert first["clock"] is not None and first["clock"] <= 1
+                later = await me.until(
+                    lambda m: (
+                        m["type"] == "state" and any(e["kind"] == "action" and e["seat"] == 0 for e in m["events"])
+                    ),
+                    timeout=10,
+                )
+                assert later["version"] > first["version"]
+
+        asyncio.run(main())
+
+
+def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [GREEDY] * 4, bot_delay=0, options={"target": 300})
+
+        async def wait_over() -> None:
+            for _ in range(600):
+                if httpx.get(f"{url}/api/tables/{table['id']}").json()["status"] == "over":
+                    return
+                await asyncio.sleep(0.1)
+            raise AssertionError("the bots' match did not end")
+
+        asyncio.run(wait_over())
+        record = httpx.get(f"{url}/api/tables/{table['id']}/record").json()
+        assert record["format"] == "biriba-record/1" and record["winners"]
+        step = httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 1, "step": 5}).json()
+        assert step["actions"] == 5 and all(isinstance(h, list) for h in step["hands"])  # every hand open
+        assert step["action"] == record["deals"][0]["actions"][4][1]
+        end = httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 1, "step": step["total"]}).json()
+        assert end["over"] and end["result"]["team_scores"] == record["deals"][0]["result"]["team_scores"]
+        assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 400
+        assert json.dumps(record)  # the download is plain JSON
