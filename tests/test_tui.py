@@ -62,7 +62,7 @@ def test_a_whole_deal_typed_at_the_prompt_then_saved_and_replayed(tmp_path: Path
     child.expect("Your hand")
     moves = play_my_turns(child, NEXT_DEAL)
     assert moves > 0
-    assert re.search(r"Deal 1 over: (closure|passes)", child.before)
+    assert re.search(r"Deal 1 over: (.+ went out|ended by passes)", child.before)
     assert "deal total" in child.before and "match total" in child.before
     assert re.search(r"(Your team wins|East & West win|The deal is tied)", child.before)  # the deal's winner
     child.sendline("quit")
@@ -192,6 +192,10 @@ def test_save_and_resume_a_match(tmp_path: Path) -> None:
     resumed = spawn("--resume", str(save))
     resumed.expect("Resumed the match")
     resumed.expect(r"Your move \((meld, add, )?discard\) > ")  # right where it stopped
+    assert "Since your last turn" in resumed.before and "You: draw" in resumed.before  # the story, told again
+    resumed.sendline("log")
+    resumed.expect(PROMPT)
+    assert "Deal 1:" in resumed.before
     resumed.sendline("hint")
     resumed.expect(r"Hint: ([^\r\n]+)\r?\n")
     hint = resumed.match.group(1).strip()

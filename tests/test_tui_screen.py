@@ -20,7 +20,7 @@ def test_at_80x24_everything_needed_to_move_is_on_one_screen(env: dict[str, str]
     screen = terminal.wait_for("Your move")
     lines = terminal.screen.display
     assert len(lines) == 24 and all(len(line) == 80 for line in lines)
-    for needle in ("Match:", "pts", "Stock", "Pile", "Packets", "Cards: East", "Trump", "Turn", "Your hand"):
+    for needle in ("first above 2500", "pts", "Stock", "Pile", "Packets", "Cards: East", "Trump", "Turn", "Your hand"):
         assert needle in screen, needle
     assert re.search(r"Your hand \(\d+\): ", screen) and "draw" in screen
     terminal.send("d")

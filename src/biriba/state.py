@@ -16,6 +16,7 @@ The rules of play live in :class:`biriba.deal.Deal`, a subclass.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -233,14 +234,15 @@ copy_public = _copier(PublicState, "copy_public", "view")
 """Copy every public field of a deal onto a view (:class:`biriba.views.PlayerView`)."""
 
 
+@functools.cache
+def _codecs(cls: type) -> tuple[tuple[str, Codec], ...]:
+    """The fields of ``cls`` that a position carries, with their codecs (looked up once)."""
+    return tuple((f.name, f.metadata["codec"]) for f in _fields(cls) if f.metadata["codec"] is not None)
+
+
 def write_fields(state: PublicState, cls: type = DealState) -> dict[str, Any]:
     """The JSON of every field of ``cls`` that a position carries, read from ``state``."""
-    out: dict[str, Any] = {}
-    for f in _fields(cls):
-        codec: Codec | None = f.metadata["codec"]
-        if codec is not None:
-            out[f.name] = codec.write(getattr(state, f.name))
-    return out
+    return {name: codec.write(getattr(state, name)) for name, codec in _codecs(cls)}
 
 
 def read_fields(data: dict[str, Any], rules: Rules) -> dict[str, Any]:

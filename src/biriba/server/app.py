@@ -8,7 +8,7 @@ with an error to its sender only; the table's state never changes for it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import gc
 import json
 import time
 from collections import deque
@@ -48,6 +48,10 @@ def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
         hall = Hall(store, base_url)
         await hall.restore()
         app.state.hall = hall
+        # long-lived tables hold many small objects: collect the young ones less often, and leave
+        # the start-up's objects out of the collections, so that no full collection stalls a move
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
         try:
             yield
         finally:
@@ -323,11 +327,3 @@ class Connection:
             await self.error(exc.code, str(exc), exc.rule)
         except BiribaError as exc:
             await self.error("illegal", str(exc))
-
-
-async def serve_forever(host: str, port: int, db: str | None) -> None:  # pragma: no cover - used by the CLI
-    import uvicorn
-
-    config = uvicorn.Config(create_app(db), host=host, port=port, log_level="warning", ws_max_size=65536)
-    with contextlib.suppress(asyncio.CancelledError):
-        await uvicorn.Server(config).serve()

@@ -63,7 +63,13 @@ def run_game(
 
         outcome = BiribaApp(session, delay).run()
         session.save()
-        if outcome in (None, "quit", "interrupted"):
+        if outcome == "over":
+            match = session.match
+            totals = ", ".join(f"{session.words.team_label(t)} {match.totals[t]}" for t in session.words.team_order())
+            console.print(f"The match is over. Final totals: {totals}.", soft_wrap=True)
+            console.print(f"Match seed {match.seed}: 'biriba play --seed {match.seed}' deals the same cards.")
+            console.print(f"The record is in {session.save_path}.", soft_wrap=True)
+        elif outcome in (None, "quit", "interrupted"):
             console.print(
                 f"Stopped. The match is saved in {session.save_path}; 'biriba play --resume' continues it.",
                 soft_wrap=True,

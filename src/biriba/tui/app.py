@@ -35,10 +35,10 @@ Screen { layout: vertical; }
 #header { height: 1; background: $primary-background; color: $text; }
 #melds { height: auto; min-height: 3; max-height: 60%; }
 .team { width: 1fr; padding: 0 1; border-right: solid $primary-background-lighten-2; }
-#info { height: auto; max-height: 2; }
+#info { height: auto; max-height: 3; }
 #story { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
 #hand { height: auto; min-height: 2; max-height: 6; border-top: solid $primary-background-lighten-2; }
-#status { height: 1; }
+#status { height: auto; max-height: 3; }
 #command { height: 1; border: none; padding: 0; }
 ModalScreen { align: center middle; }
 #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%; border: thick $primary; padding: 0 1;
@@ -141,6 +141,7 @@ class MeldsView(Static):
         view = session.view()
         rules = view.rules
         team = self.team
+        width = max(self.size.width, 20)
         title = Text(words.team_label(team), style="bold")
         reserve = view.reserves[team]
         if reserve is None:
@@ -148,42 +149,50 @@ class MeldsView(Static):
         else:
             state = f"reserve: {words.short_name(reserve.seat)}" + ("" if reserve.active else ", next turn")
         title.append(f"  {words.table_points(view, team)} pts, {state}", style="dim")
-        lines = [title]
+        title.truncate(width, overflow="ellipsis")
         melds = view.melds[team]
-        width = max(self.size.width, 20)
+        # every meld stays in sight: as many columns as the screen's height needs
+        most_rows = max(2, int(self.app.size.height * 0.6) - 2)
+        columns = max(1, -(-len(melds) // most_rows))
+        cell = max(12, width // columns)
         entries = []
         for index, meld in enumerate(melds, 1):
-            full = Text(f"{index}. ")
-            full.append_text(words.meld(meld))
             state = words.short_state(meld)
             style = "green" if meld.size >= rules.biriba_size else "dim"
-            if full.cell_len + len(state) + 1 > width:
-                full = Text(f"{index}. ")
-                full.append_text(words.meld(meld, compact=True))
-            full.append(" " + state, style=style)
-            entries.append(full)
-        if not entries:
-            lines.append(Text("no melds", style="dim"))
-        column = max((e.cell_len for e in entries), default=0) + 2
-        per_row = max(1, width // max(column, 1)) if len(entries) > 4 else 1
-        for start in range(0, len(entries), per_row):
-            row = Text()
-            for entry in entries[start : start + per_row]:
-                row.append_text(entry)
-                row.append(" " * (column - entry.cell_len))
-            lines.append(row)
-        self.rows_per_line = per_row
+            entry = Text(f"{index}. ")
+            entry.append_text(words.meld(meld))
+            if entry.cell_len + len(state) + 2 > cell:
+                entry = Text(f"{index}. ")
+                entry.append_text(words.meld(meld, compact=True))
+            entry.append(" " + state, style=style)
+            entry.truncate(cell - 1, overflow="ellipsis")
+            entries.append(entry)
+        if len(melds) <= 4 and columns == 1:
+            cell = width
+        lines = [title] if entries else [title, Text("no melds", style="dim")]
+        self.places: list[tuple[int, int, int, int]] = []  # (row, start, end, meld number)
+        rows = -(-len(entries) // columns) if entries else 0
+        for row in range(rows):
+            line = Text()
+            for column in range(columns):
+                number = column * rows + row  # down the first column, then the next
+                if number >= len(entries):
+                    break
+                start = column * cell
+                line.append(" " * (start - line.cell_len))
+                line.append_text(entries[number])
+                self.places.append((row + 1, start, start + cell, number + 1))
+            lines.append(line)
         return Text("\n").join(lines)
 
     def on_click(self, event: events.Click) -> None:
-        per_row = getattr(self, "rows_per_line", 1)
-        if event.y < 1:
+        view = self.game.session.view()
+        if self.team != view.rules.team_of[YOU]:
             return
-        melds = self.game.session.view().melds[self.team]
-        width = max(self.size.width, 20) // max(per_row, 1)
-        index = (event.y - 1) * per_row + min(event.x // max(width, 1), per_row - 1)
-        if index < len(melds) and self.team == self.game.session.view().rules.team_of[YOU]:
-            self.game.add_to(index + 1)
+        for row, start, end, number in getattr(self, "places", []):
+            if event.y == row and start <= event.x < end:
+                self.game.add_to(number)
+                return
 
 
 class Dialog(ModalScreen[bool]):
@@ -194,15 +203,16 @@ class Dialog(ModalScreen[bool]):
         Binding("n,escape,q", "answer(False)", "no / close"),
     ]
 
-    def __init__(self, body: object, question: bool = False) -> None:
+    def __init__(self, body: object, question: bool = False, hint: str | None = None) -> None:
         super().__init__()
         self.body = body
         self.question = question
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(self.body)  # type: ignore[arg-type]
-            hint = "y: yes   n: no" if self.question else "enter or escape: close"
+            hint = self.hint or ("y: yes   n: no" if self.question else "enter or escape: close")
             yield Static(Text(hint, style="dim"))
 
     def action_answer(self, answer: bool) -> None:
@@ -233,7 +243,8 @@ class BiribaApp(App[str]):
         Binding("colon,tab", "type", "type", key_display=":", show=False),
         Binding("q", "quit_game", "quit"),
         Binding("ctrl+c", "interrupt", "stop", show=False, priority=True),
-        *(Binding(str(n), f"number({n})", show=False) for n in range(1, 10)),
+        *(Binding(str(n), f"number({n})", show=False) for n in range(10)),
+        Binding("enter", "number_done", show=False),
     ]
 
     def __init__(self, session: Session, delay: float = 0.4) -> None:
@@ -241,6 +252,7 @@ class BiribaApp(App[str]):
         self.session = session
         self.delay = delay
         self.adding = False
+        self.typed = ""  # the digits of a meld's number after a
         self.busy = False  # a dialog or the bots' moves are on
         self.message = Text("")
 
@@ -272,17 +284,23 @@ class BiribaApp(App[str]):
         session = self.session
         words = session.words
         view = session.view()
-        header = Text(f" Biriba ({view.rules.name})  Deal {len(session.match.deals)}  ", style="bold")
-        header.append(words.match_line(session.match.totals))
+        header = Text(f" {view.rules.name}  Deal {len(session.match.deals)}  ", style="bold")
+        header.append(words.match_line(session.match.totals, compact=True))
+        header.truncate(max(self.size.width, 20), overflow="ellipsis")
         self.query_one("#header", Static).update(header)
         for melds in self.query(MeldsView):
-            melds.refresh()
+            melds.refresh(layout=True)  # a new meld may need a new line
         self.query_one("#info", Static).update(self.info_text(view, words))
         story = Text("\n").join([line.text for line in session.since_your_turn()]) or Text("")
         self.query_one("#story-text", Static).update(story)
         self.query_one("#story", VerticalScroll).scroll_end(animate=False)
         self.hand.refresh()
         self.query_one("#status", Static).update(self.status_text())
+
+    def on_resize(self, event: events.Resize) -> None:
+        """After a resize the story shows its newest lines."""
+        if self.query("#story"):
+            self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
 
     def info_text(self, view: PlayerView, words: Words) -> Text:
         text = Text(f"Stock {view.stock_count}  ")
@@ -295,9 +313,11 @@ class BiribaApp(App[str]):
         text.append("\n")
         if view.ended_by is not None:
             text.append(f"Turn {view.turn}: the deal is over ({view.ended_by})", style="bold")
+        elif view.to_move == YOU:
+            text.append(f"Turn {view.turn}: You to {' or '.join(self.session.legal_words()) or 'play'}")
         else:
-            who = "You" if view.to_move == YOU else words.seat_name(view.to_move)
-            text.append(f"Turn {view.turn}: {who} to {'draw or take' if view.phase == Phase.DRAW else 'play'}")
+            doing = "draw or take" if view.phase == Phase.DRAW else "play"
+            text.append(f"Turn {view.turn}: {words.seat_name(view.to_move)} to {doing}")
         minimum = words.opening_minimum(view)
         if minimum:
             text.append("  " + minimum, style="yellow")
@@ -357,10 +377,12 @@ class BiribaApp(App[str]):
         match = session.match
         if match.is_over:
             lines.append(Text(self.match_verdict(), style="bold green"))
-            lines.append(Text("y or enter: leave the table", style="dim"))
-            self.push_screen(Dialog(Group(*lines)), lambda _answer: self.exit("over"))  # type: ignore[arg-type]
+            self.push_screen(
+                Dialog(Group(*lines), hint="enter or escape: leave the table"),  # type: ignore[arg-type]
+                lambda _answer: self.exit("over"),
+            )
             return
-        lines.append(Text("y or enter: next deal   n or escape: stop here (the match is saved)", style="dim"))
+        hint = "y or enter: next deal   n or escape: stop here (the match is saved)"
 
         def next_deal(answer: bool | None) -> None:
             if not answer:
@@ -371,7 +393,7 @@ class BiribaApp(App[str]):
             self.redraw()
             self.advance()
 
-        self.push_screen(Dialog(Group(*lines)), next_deal)  # type: ignore[arg-type]
+        self.push_screen(Dialog(Group(*lines), question=True, hint=hint), next_deal)  # type: ignore[arg-type]
 
     def match_verdict(self) -> str:
         match = self.session.match
@@ -450,21 +472,38 @@ class BiribaApp(App[str]):
         if not melds:
             self.say("Your team has no meld to add to yet.")
             return
+        if not self.hand.selected():
+            self.say("Pick the cards to add first (space), then press a, then the meld's number.")
+            return
         if len(melds) == 1:
             self.add_to(1)
             return
+        self.typed = ""
         self.adding = True
         self.message = Text("")
         self.query_one("#status", Static).update(self.status_text())
 
     def action_number(self, number: int) -> None:
-        if self.adding:
-            self.add_to(number)
+        """A meld's number after ``a``: two digits once the team has ten melds or more."""
+        if not self.adding:
+            return
+        self.typed += str(number)
+        count = len(self.session.view().melds[self.session.view().rules.team_of[YOU]])
+        if int(self.typed) * 10 > count or len(self.typed) == 2:
+            chosen, self.typed = int(self.typed), ""
+            self.add_to(chosen)
+        else:
+            self.say(f"Meld {self.typed}... (another digit, or enter)", style="bold")
+
+    def action_number_done(self) -> None:
+        if self.adding and self.typed:
+            chosen, self.typed = int(self.typed), ""
+            self.add_to(chosen)
 
     def action_discard(self) -> None:
-        cards = self.hand.selected() or [self.hand.cards()[self.hand.cursor]] if self.hand.cards() else []
+        cards = self.hand.selected()
         if len(cards) != 1:
-            self.say("Discard one card: pick just one (or put the cursor on it with nothing picked).")
+            self.say("Pick the one card to discard (space), then press x.")
             return
         self.attempt(Action("discard", (cards[0],), (-1,)))
 
@@ -494,7 +533,7 @@ class BiribaApp(App[str]):
 
     # ----------------------------------------------------- the command line
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":").strip()
         event.input.value = ""
         self.hand.focus()
         command = text.lower()
@@ -514,7 +553,11 @@ class BiribaApp(App[str]):
         if command in commands:
             commands[command]()
             return
+        before = len(self.session.lines)
         self.attempt(text)
+        if len(self.session.lines) == before and not isinstance(self.screen, Dialog):  # refused: keep it to mend
+            event.input.value = text
+            event.input.focus()
 
     def on_key(self, event: events.Key) -> None:
         command = self.query_one("#command", Input)

@@ -208,7 +208,8 @@ def render_view(
         else:
             title = "Your melds" if team == ours else f"{words.seat_name(seats[0])}'s melds"
         title += f": {words.table_points(view, team)} points on the table"
-        body = Group(Text(words.reserve(view, team).capitalize(), style="dim"), melds_table(words, view, team))
+        reserve = words.reserve(view, team)
+        body = Group(Text(reserve[0].upper() + reserve[1:], style="dim"), melds_table(words, view, team))
         panels.append(Panel(body, title=title, title_align="left", box=frame))
     counts = "   ".join(
         f"{words.seat_name(s)}: {n} card{'s' if n != 1 else ''}" for s, n in enumerate(view.sizes) if s != you
@@ -228,7 +229,7 @@ def render_view(
     else:
         turn.append(words.seat_name(view.to_move), style="bold")
         turn.append(" to " + ("draw or take" if view.phase == Phase.DRAW else "meld, add or discard"))
-    if view.took_single >= 0 and view.to_move == you:
+    if view.took_single >= 0 and view.to_move == you and view.ended_by is None:
         turn.append("  (you may not discard ", style="yellow")
         turn.append_text(words.card(view.took_single))
         turn.append(" this turn: R16)", style="yellow")

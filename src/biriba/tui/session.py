@@ -56,6 +56,7 @@ class Session:
     save_path: Path
     lines: list[Line] = field(default_factory=list)
     mark: int = 0  # the first event you have not seen at your last turn
+    mark_line: int = 0  # after a resume: the first line you had not seen
     fresh: Counter[int] = field(default_factory=Counter)  # cards you drew or took this turn
     hinter: GreedyBot = field(default_factory=lambda: GreedyBot(0))
 
@@ -84,7 +85,25 @@ class Session:
     def resume(cls, path: Path, bot_kinds: Sequence[str], plain: bool = False) -> Session:
         """The match saved in ``path``, replayed to where it stopped."""
         match = load_match(load_json(path))
-        return cls._at_table(match, bot_kinds, path, plain)
+        session = cls._at_table(match, bot_kinds, path, plain)
+        session.retell()
+        return session
+
+    def retell(self) -> None:
+        """Tell the current deal again from its start (a resumed match has no story yet)."""
+        deal = self.match.current
+        if deal is None or deal.deck is None:
+            return
+        again = Deal(deal.deck, deal.dealer, deal.rules, deal.max_turns)
+        again.match_scores = deal.match_scores
+        number = len(self.match.deals)
+        self.lines.append(Line(-1, number, Text(self.words.deal_start(again.view_for(YOU), number))))
+        for count, (seat, action) in enumerate(deal.history):
+            outcome = again.apply(action, check=False)
+            self.lines.append(Line(-1, number, self.words.describe(again.view_for(YOU), outcome.seen_by(YOU)), seat))
+            if seat == YOU and (again.to_move != YOU or again.is_over):
+                self.mark_line = count + 2  # the lines after your last finished turn
+        self.mark = -1  # count lines, not events, until your next turn ends
 
     @classmethod
     def _at_table(cls, match: Match, bot_kinds: Sequence[str], save: Path, plain: bool) -> Session:
@@ -127,6 +146,8 @@ class Session:
 
     def since_your_turn(self) -> list[Line]:
         """Everything that happened since your previous turn (this deal's start at the latest)."""
+        if self.mark < 0:  # told again after a resume: count the lines
+            return self.lines[self.mark_line :]
         return [line for line in self.lines if line.number >= self.mark]
 
     def deal_lines(self, number: int | None = None) -> list[Line]:

@@ -42,7 +42,10 @@ def deal_result(
 ) -> Group:
     """A finished deal: each part of each team's score, the match totals, the winner, the bonuses."""
     order = words.team_order()
-    table = RichTable(title=f"Deal {number} over: {result.ended_by}", box=box)
+    how = f"{words.seat_name(view.closer)} went out" if view.closer >= 0 else f"ended by {result.ended_by}"
+    if how.startswith("You went"):
+        how = "you went out"
+    table = RichTable(title=f"Deal {number} over: {how}", box=box)
     table.add_column("")
     for team in order:
         table.add_column(words.team_label(team), justify="right")

@@ -32,7 +32,7 @@ PART_NAMES = {
     "bonuses": "meld bonuses",
     "hands": "cards in hand",
     "going_out": "going out",
-    "reserve": "reserve",
+    "reserve": "reserve (-100: never taken, or not yet played)",
     "cut": "dealer's cut",
     "total": "deal total",
 }
@@ -201,9 +201,12 @@ class Words:
             text.append_text(self.card(pile[-1]))
         return text
 
-    def match_line(self, totals: Sequence[int]) -> str:
+    def match_line(self, totals: Sequence[int], compact: bool = False) -> str:
         rules = self.rules
         parts = [f"{self.team_label(t)} {totals[t]}" for t in self.team_order()]
+        if compact:
+            goal = f"above {rules.target}" if rules.target_rule == TargetRule.EXCEED else f"to {rules.target}"
+            return f"{'  '.join(parts)} (first {goal})"
         rule = "above" if rules.target_rule == TargetRule.EXCEED else "at least"
         return f"Match: {'  '.join(parts)}   (first {rule} {rules.target} wins)"
 
