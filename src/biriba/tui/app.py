@@ -314,7 +314,9 @@ class BiribaApp(App[str]):
         if view.ended_by is not None:
             text.append(f"Turn {view.turn}: the deal is over ({view.ended_by})", style="bold")
         elif view.to_move == YOU:
-            text.append(f"Turn {view.turn}: You to {' or '.join(self.session.legal_words()) or 'play'}")
+            can = self.session.legal_words()
+            either = ", ".join(can[:-1]) + " or " + can[-1] if len(can) > 1 else "".join(can) or "play"
+            text.append(f"Turn {view.turn}: You to {either}")
         else:
             doing = "draw or take" if view.phase == Phase.DRAW else "play"
             text.append(f"Turn {view.turn}: {words.seat_name(view.to_move)} to {doing}")
