@@ -7,6 +7,7 @@ Used by ``tests/test_tui_screen.py`` and to capture the README's screen
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -39,7 +40,7 @@ class Terminal:
             except pexpect.EOF:
                 return
 
-    def wait_for(self, text: str, seconds: float = 20) -> str:
+    def wait_for(self, text: str, seconds: float = 60) -> str:
         """Pump until ``text`` is on the screen; returns the screen."""
         end = time.time() + seconds
         while time.time() < end:
@@ -47,6 +48,15 @@ class Terminal:
             if text in self.text():
                 return self.text()
         raise AssertionError(f"{text!r} never showed; the screen:\n{self.text()}")
+
+    def wait_for_match(self, pattern: str, seconds: float = 60) -> str:
+        """Pump until the regular expression ``pattern`` matches the screen (parts may repaint apart)."""
+        end = time.time() + seconds
+        while time.time() < end:
+            self.pump(0.2)
+            if re.search(pattern, self.text()):
+                return self.text()
+        raise AssertionError(f"{pattern!r} never matched; the screen:\n{self.text()}")
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)

@@ -16,7 +16,7 @@ from biriba.table import play_deal
 
 
 def test_make_bot_knows_the_kinds() -> None:
-    assert set(BOT_KINDS) == {"random", "greedy"}
+    assert set(BOT_KINDS) == {"random", "easy", "greedy", "medium", "hard"}
     with pytest.raises(ValueError, match="unknown bot kind"):
         make_bot("clever")
 

@@ -24,7 +24,8 @@ def test_golden_counts(name: str) -> None:
     for number, line in enumerate(lines, 1):
         item = json.loads(line)
         deal = position_from_json(item["position"])
-        assert position_to_json(deal) == item["position"], f"{name} position {number}: the JSON changed"
+        written = position_to_json(deal)  # the same JSON (fields added since are optional)
+        assert {k: written[k] for k in item["position"]} == item["position"], f"{name} position {number}"
         assert perft(deal) == (item["count"], item["ahead"]), f"{name} position {number}"
 
 

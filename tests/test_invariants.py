@@ -107,7 +107,10 @@ def check_views(deal: Deal) -> None:
         allowed = table + Counter(deal.hand(seat))
         if deal.took_single >= 0:
             allowed[deal.took_single] += 1  # everyone saw the one-card pile taken
-        allowed.update(deal.cut_wilds)  # and the wilds the dealer found past the cut (D22)
+        allowed.update(deal.cut_wilds)  # the wilds the dealer found past the cut (D22)
+        for known in deal.known:  # and what all have seen go into a hand (a taken pile, found wilds)
+            for code, count in enumerate(known):
+                allowed[code] += count
         seen = visible_cards(view.to_json())
         assert not seen - allowed, f"seat {seat} sees {[NAMES[c] for c in seen - allowed]}"
         assert list(view.hand) == deal.hand(seat)

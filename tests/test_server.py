@@ -48,7 +48,7 @@ def test_the_http_api_creates_lists_and_seats(tmp_path: Any) -> None:
 
 
 # ----------------------------------------------------------- what is seen
-OPEN_KEYS = {"melds", "discard", "took_single", "cut_wilds", "action", "taken", "result", "hands_own"}
+OPEN_KEYS = {"melds", "discard", "took_single", "cut_wilds", "known", "action", "taken", "result", "hands_own"}
 
 
 def cards_in(data: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:

@@ -107,7 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="DIR", help="write one record per match into DIR")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
     p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("tournament", help="two bots on duplicate deals, with 95%% intervals")
+    p.add_argument("bot_a", metavar="BOT", help="a bot kind (hard:samples=16 sets a search bot's work)")
+    p.add_argument("bot_b", metavar="BOT", help="the other bot")
+    p.add_argument("--deals", type=int, default=100, help="duplicate pairs: each deck played twice, sides swapped")
+    p.add_argument("--matches", action="store_true", help="whole matches instead of deals")
+    p.add_argument("--rules", default="classic", help="rules preset")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
+    p.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here)")
+    p.add_argument("--seed", default="0", help="seed of the decks and bots")
+    p.add_argument("--save", metavar="DIR", help="write every pair's games as JSON into DIR")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=_tournament)
 
     p = sub.add_parser("serve", help="run the web game: tables with friends and bots in the browser")
     p.add_argument(
@@ -273,11 +289,13 @@ def _simulate(args: argparse.Namespace) -> int:
     with progress if progress is not None else nullcontext():
         task = progress.add_task("deals", total=args.deals) if progress is not None else None
 
-        def advance(_deal: Deal) -> None:
+        def advance() -> None:
             if progress is not None and task is not None:
                 progress.advance(task)
 
-        stats = simulate(args.deals, kinds, args.seed, rules, args.max_turns, args.save, on_deal=advance)
+        stats = simulate(
+            args.deals, kinds, args.seed, rules, args.max_turns, args.save, on_deal=advance, jobs=args.jobs
+        )
     data = stats.to_json()
     if args.json:
         print(json.dumps(data))
@@ -294,6 +312,48 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"margin {a} - {b}: {data['margin']['points_per_deal']} points per deal")
     if args.save:
         print(f"records saved in {args.save}")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .tournament import Spec, play_pairs, summarize
+
+    for kind in (args.bot_a, args.bot_b):
+        if kind.partition(":")[0] not in (*BOT_KINDS, "perfect"):
+            raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted((*BOT_KINDS, 'perfect')))}")
+    if args.deals < 2 or args.jobs < 1:
+        raise Misuse("--deals is at least 2 and --jobs at least 1")
+    rules = _rules_arg(args.rules, args.set)
+    if len(rules.teams) < 2:
+        raise Misuse("a tournament needs two teams or more")
+    spec = Spec(args.bot_a, args.bot_b, rules, str(args.seed), args.matches)
+    progress = None
+    if not args.no_progress and not args.json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with progress if progress is not None else nullcontext():
+        task = progress.add_task("pairs", total=args.deals) if progress is not None else None
+
+        def advance() -> None:
+            if progress is not None and task is not None:
+                progress.advance(task)
+
+        try:
+            pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
+        except (ValueError, TypeError) as exc:
+            raise Misuse(f"a bot's settings: {exc}") from None
+    summary = summarize(spec, pairs)
+    if args.save:
+        folder = Path(args.save)
+        folder.mkdir(parents=True, exist_ok=True)
+        data = [{"pair": p.number, "games": [g.__dict__ for g in p.games]} for p in pairs]
+        (folder / "pairs.json").write_text(json.dumps(data) + "\n")
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        for line in summary.lines():
+            print(line)
     return 0
 
 

@@ -80,6 +80,8 @@ class Deal(DealState):
             trump=suit_of(layout.upcard) if rules.trump == Trump.UPCARD and layout.upcard != JOKER else -1,
         )
         self.fill_defaults()
+        for card in layout.cut_wilds:  # the table saw the dealer take them
+            self.known[dealer][card] += 1
 
     @classmethod
     def from_fields(cls, rules: Rules, **fields: Any) -> Deal:
@@ -629,6 +631,8 @@ class Deal(DealState):
     def _apply_discard(self, seat: int, action: Action) -> Outcome:
         card = action.cards[0]
         self.hands[seat][card] -= 1
+        if self.known[seat][card]:
+            self.known[seat][card] -= 1
         self.sizes[seat] -= 1
         self.discard.append(card)
         if not self.sizes[seat]:
@@ -654,8 +658,11 @@ class Deal(DealState):
         melds = self.melds[team]
         opening = len(melds) == self.turn_melds  # every team meld is this turn's
         hand = self.hands[seat]
+        known = self.known[seat]
         for c in action.cards:
             hand[c] -= 1
+            if known[c]:
+                known[c] -= 1
         self.sizes[seat] -= len(action.cards)
         if meld is None:
             meld = self._resolve(action)[1]
@@ -695,8 +702,10 @@ class Deal(DealState):
         taken = tuple(self.discard)
         self.took_with_one = len(taken) == 1 and self.sizes[seat] == 1
         hand = self.hands[seat]
+        known = self.known[seat]
         for c in taken:
             hand[c] += 1
+            known[c] += 1  # everyone saw the pile go into this hand
         self.sizes[seat] += len(taken)
         self.discard = []
         self.took_single = taken[0] if len(taken) == 1 else -1

@@ -10,12 +10,12 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .bots import make_bot
-from .deal import Deal
 from .match import Match
 from .rules import CLASSIC, Rules
 from .table import Table
@@ -70,6 +70,29 @@ class Stats:
         return data
 
 
+@dataclass
+class _DealSummary:
+    ended_by: str
+    scores: tuple[int, ...]
+    decisions: int
+    turns: int
+
+
+def _play_match(args: tuple[Sequence[str], Rules, str, int, int, int]) -> tuple[list[_DealSummary], dict[str, Any]]:
+    """One match of self-play (at most ``limit`` deals): each deal's summary, and the match's record."""
+    seat_kinds, rules, seed, number, max_turns, limit = args
+    match = Match(rules, [f"{k} {s}" for s, k in enumerate(seat_kinds)], seed=f"{seed}/{number}", max_turns=max_turns)
+    table = Table(match, [make_bot(k, f"{seed}/{number}/{s}") for s, k in enumerate(seat_kinds)])
+    summaries: list[_DealSummary] = []
+    while not match.is_over and len(summaries) < limit:
+        table.start_deal()
+        table.run()
+        deal = match.deals[-1]
+        result = deal.result()
+        summaries.append(_DealSummary(str(result.ended_by), result.team_scores, len(deal.history), deal.turn))
+    return summaries, match.to_record()
+
+
 def simulate(
     deals: int,
     kinds: Sequence[str],
@@ -77,9 +100,16 @@ def simulate(
     rules: Rules = CLASSIC,
     max_turns: int = DEFAULT_MAX_TURNS,
     save: str | Path | None = None,
-    on_deal: Callable[[Deal], None] | None = None,
+    on_deal: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> Stats:
-    """Play ``deals`` deals in matches to the target; ``kinds`` is cycled over the seats."""
+    """Play ``deals`` deals in matches to the target; ``kinds`` is cycled over the seats.
+
+    Matches are seeded by their number and played whole (up to ``deals``
+    deals), in ``jobs`` processes; the statistics count the first ``deals``
+    deals in match order, so they do not depend on ``jobs``.  ``save``
+    writes each match's record.
+    """
     seat_kinds = [kinds[s % len(kinds)] for s in range(rules.seats)]
     stats = Stats(seat_kinds, team_labels(seat_kinds, rules), score_sums=[0] * len(rules.teams))
     save_dir = Path(save) if save is not None else None
@@ -87,28 +117,29 @@ def simulate(
         save_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     number = 0
-    while stats.deals < deals:
-        match = Match(
-            rules, [f"{k} {s}" for s, k in enumerate(seat_kinds)], seed=f"{seed}/{number}", max_turns=max_turns
-        )
-        table = Table(match, [make_bot(k, f"{seed}/{number}/{s}") for s, k in enumerate(seat_kinds)])
-        while not match.is_over and stats.deals < deals:
-            table.start_deal()
-            table.run()
-            deal = match.deals[-1]
-            stats.decisions += len(deal.history)
-            result = deal.result()
-            stats.deals += 1
-            stats.turn_sum += deal.turn
-            stats.ended_by[result.ended_by or ""] += 1
-            for team, points in enumerate(result.team_scores):
-                stats.score_sums[team] += points
-            if on_deal is not None:
-                on_deal(deal)
-        stats.matches += 1
-        if save_dir is not None:
-            path = save_dir / f"match-{number:04d}.json"
-            path.write_text(json.dumps(match.to_record()) + "\n")
-        number += 1
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        while stats.deals < deals:
+            batch = [(seat_kinds, rules, str(seed), n, max_turns, deals) for n in range(number, number + max(jobs, 1))]
+            played = pool.map(_play_match, batch) if pool is not None else map(_play_match, batch)
+            for summaries, record in played:
+                if stats.deals >= deals:
+                    break
+                for summary in summaries[: deals - stats.deals]:
+                    stats.deals += 1
+                    stats.decisions += summary.decisions
+                    stats.turn_sum += summary.turns
+                    stats.ended_by[summary.ended_by] += 1
+                    for team, points in enumerate(summary.scores):
+                        stats.score_sums[team] += points
+                    if on_deal is not None:
+                        on_deal()
+                stats.matches += 1
+                if save_dir is not None:
+                    (save_dir / f"match-{number:04d}.json").write_text(json.dumps(record) + "\n")
+                number += 1
+    finally:
+        if pool is not None:
+            pool.shutdown()
     stats.seconds = time.perf_counter() - start
     return stats

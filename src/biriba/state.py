@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from .actions import Action
-from .cards import NAMES, SUITS, cards_of, counts_of, parse_card
+from .cards import KINDS, NAMES, SUITS, cards_of, counts_of, parse_card
 from .errors import InvalidPositionError, NotationError
 from .melds import Meld, parse_meld
 from .rules import CLASSIC, Rules, Trump
@@ -129,6 +129,9 @@ STOCK = CARD_TUPLE._replace(required=True)
 PACKETS = Codec(
     lambda v: [_names(p) for p in v], lambda v, rules: tuple(tuple(_cards(p, rules)) for p in v), required=True
 )
+KNOWN = Codec(
+    lambda known: [_names(cards_of(k)) for k in known], lambda v, rules: [counts_of(_cards(k, rules)) for k in v]
+)
 RESERVE_PACKETS = Codec(lambda v: [_names(p) if p else None for p in v], _reserve_packets)
 
 
@@ -163,6 +166,9 @@ class PublicState:
     last_round: bool = field(default=False, metadata=_declare(Copy.SHARE, FLAG))  # option stock_out="end"
     took_with_one: bool = field(default=False, metadata=_declare(Copy.SHARE, FLAG))  # option single_take_closure
     cut: int | None = field(default=None, metadata=_declare(Copy.SHARE, CUT))  # the cut's miss (option cut_bonus)
+    known: list[list[int]] = field(
+        default_factory=list, metadata=_declare(Copy.LISTS, KNOWN)
+    )  # per seat: the cards all have seen go into that hand and not come out (a taken pile, found wilds)
     cut_wilds: tuple[int, ...] = field(
         default=(), metadata=_declare(Copy.SHARE, CARD_TUPLE)
     )  # wilds the dealer found past the cut (option bottom_wilds), seen by all
@@ -201,6 +207,8 @@ class DealState(PublicState):
             self.reserve_packets = [() for _ in range(teams)]
         if not self.melds:
             self.melds = [[] for _ in range(teams)]
+        if not self.known:
+            self.known = [[0] * KINDS for _ in range(self.rules.seats)]
 
 
 # -------------------------------------------------------- derived helpers

@@ -8,17 +8,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
+from .easy import EasyBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
+#: The bots players may choose, by kind.  The levels are easy, medium (greedy) and hard (search).
 BOT_KINDS: dict[str, Callable[[int | str | None], Bot]] = {
     "random": RandomBot,
+    "easy": EasyBot,
     "greedy": GreedyBot,
+    "medium": GreedyBot,
+    "hard": SearchBot,
 }
 #: One line per kind, for the players who choose them (``biriba play --bots``).
 BOT_HELP: dict[str, str] = {
-    "random": "plays any legal action at random: a beginner's table",
-    "greedy": "melds toward biribas, takes the pile when it pays, goes out when ahead",
+    "random": "plays any legal action at random: a table for learning the rules",
+    "easy": "plays like greedy but slips about one move in three",
+    "greedy": "medium: melds toward biribas, takes the pile when it pays, goes out when ahead",
+    "medium": "the same as greedy",
+    "hard": "searches: tries its best moves in deals dealt as it might be, and keeps the one that does best",
 }
 
 
@@ -31,4 +40,4 @@ def make_bot(kind: str, seed: int | str | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOT_HELP", "BOT_KINDS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_HELP", "BOT_KINDS", "Bot", "EasyBot", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]

@@ -58,6 +58,31 @@ class GreedyBot:
         discards = [a for a in legal if a.kind == "discard"]
         return self._discard(view, discards) if discards else legal[0]
 
+    def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions in the order this bot prefers them: its choice first.
+
+        Melds and adds that gain come first (most gain first), then the
+        discards (least useful card first), then the melds that do not pay.
+        The search bot tries the first few of this list.
+        """
+        if view.phase == Phase.DRAW:
+            first = self._draw_or_take(view, legal)
+            return [first, *(a for a in legal if a is not first)]
+        allowed = {action: action for action in legal}
+        counts = view.hand_counts()
+        gains: list[tuple[float, Action]] = []
+        for action, old, new in _options(view, counts, view.melds[view.team]):
+            if action in allowed:
+                gains.append(
+                    (self._gain(view, old, new, action.cards, len(view.hand) - len(action.cards)), allowed[action])
+                )
+        gains.sort(key=lambda item: -item[0])
+        discards = sorted(self._discard_costs(view, [a for a in legal if a.kind == "discard"]))
+        ordered = [a for gain, a in gains if gain > 0] + [a for _cost, _tie, a in discards]
+        ordered += [a for gain, a in gains if gain <= 0]
+        seen = set(ordered)
+        return ordered + [a for a in legal if a not in seen]
+
     # --------------------------------------------------------------- draw
     def _draw_or_take(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         kinds = {a.kind: a for a in legal}
@@ -154,13 +179,17 @@ class GreedyBot:
 
     # ---------------------------------------------------------- discarding
     def _discard(self, view: PlayerView, discards: Sequence[Action]) -> Action:
+        return min(self._discard_costs(view, discards))[2]
+
+    def _discard_costs(self, view: PlayerView, discards: Sequence[Action]) -> list[tuple[float, float, Action]]:
+        """Each discard with what losing its card costs (and a seeded tie-break)."""
         counts = view.hand_counts()
         rules = view.rules
         opponents = [m for t, team in enumerate(view.melds) if t != view.team for m in team]
         ours = view.melds[view.team]
         late = view.stock_count < 10
 
-        def cost(action: Action) -> tuple[float, float]:
+        def cost(action: Action) -> tuple[float, float, Action]:
             card = action.cards[0]
             single = [0] * KINDS
             single[card] = 1
@@ -169,9 +198,9 @@ class GreedyBot:
                 keep += 30
             danger = 45 if any(next(add_options(m, single, rules), None) for m in opponents) else 0
             dump = rules.values[card] * (0.8 if late else 0.2)
-            return keep + danger - dump, self.rng.random()
+            return keep + danger - dump, self.rng.random(), action
 
-        return min(discards, key=cost)
+        return [cost(action) for action in discards]
 
 
 def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:

@@ -511,7 +511,8 @@ class BiribaApp(App[str]):
 
     def action_hint(self) -> None:
         hint = self.session.hint()
-        self.say(f"Hint: {hint}" if hint else "No hint: it is not your turn.", style="bold cyan")
+        text = f"Hint: {hint} ({self.session.hint_reason()})" if hint else "No hint: it is not your turn."
+        self.say(text, style="bold cyan")
 
     def action_log(self) -> None:
         lines = [line.text for line in self.session.deal_lines()] or [Text("Nothing yet.")]

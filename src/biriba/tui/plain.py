@@ -108,6 +108,7 @@ class LineGame:
                 continue
             if command == "hint":
                 self.console.print(f"Hint: {session.hint()}", markup=False)
+                self.console.print(f"  why: {session.hint_reason()}", markup=False)
                 continue
             if command == "log":
                 for item in session.deal_lines():

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..actions import Action
-from ..bots import GreedyBot, make_bot
+from ..bots import SearchBot, make_bot
 from ..deal import Deal
 from ..errors import NotationError
 from ..match import Match
@@ -58,7 +58,7 @@ class Session:
     mark: int = 0  # the first event you have not seen at your last turn
     mark_line: int = 0  # after a resume: the first line you had not seen
     fresh: Counter[int] = field(default_factory=Counter)  # cards you drew or took this turn
-    hinter: GreedyBot = field(default_factory=lambda: GreedyBot(0))
+    hinter: SearchBot = field(default_factory=lambda: SearchBot(0, samples=8, think_ms=1500))
 
     # --------------------------------------------------------- starting
     @classmethod
@@ -223,8 +223,14 @@ class Session:
         return event
 
     def hint(self) -> Action | None:
+        """The hard bot's choice for you (:meth:`hint_reason` says why)."""
         legal = self.legal()
         return self.hinter.choose(self.view(), legal) if legal else None
+
+    def hint_reason(self) -> str:
+        """One line on the last hint: its value against the next best, or that it was the only move."""
+        last = self.hinter.last
+        return last.reason() if last is not None else "the only move, or the clear one"
 
     def save(self) -> None:
         try:

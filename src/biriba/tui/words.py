@@ -64,7 +64,7 @@ def help_text(keys: bool) -> str:
   discard 9C         end your turn
 [b]Commands[/b]
   help   this text               pile   the whole discard pile
-  legal  every legal action      hint   what the greedy bot would do
+  legal  every legal action      hint   what the hard bot would do, and why
   log    the whole deal so far   score  the score sheet of the match
   quit   stop; the match is saved and 'biriba play --resume' goes on{quick}
 [b]Bots[/b] (biriba play --bots KIND,KIND,...)

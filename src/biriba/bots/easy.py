@@ -1,0 +1,30 @@
+"""The easy bot: the greedy bot's judgement with a beginner's slips, reproducible under a seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action
+from ..views import PlayerView
+from .greedy import GreedyBot
+
+#: How often it picks among its top few instead of its best.
+SLIP = 0.35
+
+
+class EasyBot:
+    """Plays greedy's choice most of the time, and one of its next few favourites otherwise."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.greedy = GreedyBot(seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self.rng.random() >= SLIP:
+            return self.greedy.choose(view, legal)
+        return self.rng.choice(self.greedy.ranked(view, legal)[:4])

@@ -1,0 +1,135 @@
+"""The search bot ("hard"): perfect-information Monte Carlo over deals consistent with what it sees.
+
+For each decision it deals the cards it cannot see at random, in every way
+its view allows (:func:`biriba.knowledge.determinize`), and in each such deal
+plays every candidate action (the greedy bot's favourites) followed by a few
+turns of greedy play by everyone; the action whose deals end best on
+average, by the score difference as the deal then stands, is chosen.  It
+never sees a hidden card: only its view goes in.  ``samples`` fixes the work
+(and, with the seed, the choice); ``think_ms`` bounds the time.
+
+:class:`PerfectBot` searches the true deal instead: it sees every hand and
+the stock, so it is never offered to players; it measures how much any
+search could gain.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..actions import Action
+from ..deal import Deal
+from ..knowledge import determinize
+from ..table import agent_turn
+from ..views import PlayerView
+from .greedy import GreedyBot
+
+#: Decisions played in a rollout before the position is scored as it stands.
+ROLLOUT_DECISIONS = 16
+#: Actions tried per decision: the greedy bot's favourites.
+WIDTH = 5
+
+
+@dataclass
+class Choice:
+    """What the last search found: each candidate's mean value, and how many deals it was tried in."""
+
+    actions: list[Action]
+    values: list[float]
+    samples: int
+
+    def reason(self) -> str:
+        """One line for a hint: the choice's value against the next best."""
+        order = sorted(range(len(self.actions)), key=lambda i: -self.values[i])
+        best = order[0]
+        text = f"worth {self.values[best]:+.0f} points over {self.samples} sampled deals"
+        if len(order) > 1:
+            second = order[1]
+            text += f", against {self.values[second]:+.0f} for {self.actions[second]}"
+        return text
+
+
+class SearchBot:
+    """Plays the candidate that does best across sampled deals (PIMC with greedy rollouts)."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        samples: int = 8,
+        think_ms: float | None = None,
+        width: int = WIDTH,
+        rollout_decisions: int = ROLLOUT_DECISIONS,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.think_ms = think_ms
+        self.width = width
+        self.rollout_decisions = rollout_decisions
+        self.ranker = GreedyBot(f"{seed}/rank")
+        self.players = GreedyBot(f"{seed}/rollout")
+        self.last: Choice | None = None
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            self.last = None
+            return legal[0]
+        candidates = self.ranker.ranked(view, legal)[: self.width]
+        if len(candidates) == 1:
+            self.last = None
+            return candidates[0]
+        return self.search(view, candidates, lambda: determinize(view, self.rng))
+
+    def search(self, view: PlayerView, candidates: list[Action], world: Callable[[], Deal]) -> Action:
+        seat = view.seat
+        assert seat is not None
+        totals = [0.0] * len(candidates)
+        start = time.perf_counter()
+        done = 0
+        while done < self.samples:
+            if self.think_ms is not None and done and (time.perf_counter() - start) * 1000 > self.think_ms:
+                break
+            deal = world()
+            for index, action in enumerate(candidates):
+                trial = deal.clone()
+                trial.apply(action, check=False)
+                totals[index] += self.rollout(trial, seat)
+            done += 1
+        values = [total / done for total in totals]
+        self.last = Choice(candidates, values, done)
+        best = max(range(len(candidates)), key=lambda i: (values[i], -i))  # ties: the greedy order
+        return candidates[best]
+
+    def rollout(self, deal: Deal, seat: int) -> float:
+        """Play on with greedy for everyone, then score the deal as it stands: our team against the best other."""
+        players = self.players
+        for _ in range(self.rollout_decisions):
+            if deal.is_over:
+                break
+            agent_turn(deal, players)
+        scores = deal.result().team_scores
+        team = deal.rules.team_of[seat]
+        return scores[team] - max(s for t, s in enumerate(scores) if t != team)
+
+
+class PerfectBot(SearchBot):
+    """The search bot given the true deal (every hand, the stock): for measurement only, never for players."""
+
+    name = "perfect"
+
+    def __init__(self, truth: Callable[[], Deal], seed: int | str | None = None, **options: object) -> None:
+        super().__init__(seed, **options)  # type: ignore[arg-type]
+        self.truth = truth
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        candidates = self.ranker.ranked(view, legal)[: self.width]
+        if len(candidates) == 1:
+            return candidates[0]
+        deal = self.truth()
+        return self.search(view, candidates, deal.clone)

@@ -1,0 +1,250 @@
+"""Tournaments between bots, with duplicate deals and honest intervals (``biriba tournament``).
+
+Every deck is played twice with the two bots' teams swapped, so the luck of
+the cards cancels: a pair's score is bot A's mean lead over bot B across
+its two games.  Dealers rotate from pair to pair.  Pairs are independent and
+seeded by their number, so the results do not depend on how many processes
+(``jobs``) or Ray workers play them.  Reported: the mean lead per deal with
+a 95% interval, the share of games won with a Wilson interval, and the Elo
+difference that share implies, with its interval.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .bots import make_bot
+from .bots.search import PerfectBot, SearchBot
+from .deal import Deal
+from .match import Match
+from .rules import CLASSIC, Rules
+from .table import Agent, Table, play_deal
+
+#: The turn cap of tournament deals (R23: a simulation must have one).
+MAX_TURNS = 400
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What every pair needs: both bots, the rules, the seed, deals or whole matches."""
+
+    bot_a: str
+    bot_b: str
+    rules: Rules = CLASSIC
+    seed: str = "0"
+    matches: bool = False
+
+
+@dataclass
+class Game:
+    """One game of a pair: bot A's team score and the best other team's (a deal, or a match's totals)."""
+
+    a: int
+    b: int
+    ended_by: str
+
+
+@dataclass
+class Pair:
+    number: int
+    games: list[Game]
+
+    @property
+    def lead(self) -> float:
+        """Bot A's mean lead over bot B in this pair's games."""
+        return statistics.mean(g.a - g.b for g in self.games)
+
+
+def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
+    """A bot by its tournament name: ``greedy``, ``hard``, ``hard:samples=16,think_ms=500``, ``perfect``..."""
+    name, _, options = kind.partition(":")
+    settings: dict[str, Any] = {}
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        settings[key.strip()] = float(value) if "." in value else int(value)
+    if name == "perfect":
+        return PerfectBot(truth, seed, **settings)
+    if name == "hard" and settings:
+        return SearchBot(seed, **settings)
+    if settings:
+        raise ValueError(f"bot {name!r} takes no settings")
+    return make_bot(name, seed)
+
+
+def play_pair(spec: Spec, number: int) -> Pair:
+    """Pair ``number``: one deck (or match seed), played with A's team first as team 0, then swapped."""
+    rules = spec.rules
+    games = []
+    for swap in (False, True):
+        a_team = 1 if swap else 0
+        holder: list[Deal] = []
+        truth = _last(holder)
+        agents = [
+            agent(spec.bot_a if (rules.team_of[s] == a_team) else spec.bot_b, f"{spec.seed}/{number}/{swap}/{s}", truth)
+            for s in range(rules.seats)
+        ]
+        if spec.matches:
+            match = Match(rules, seed=f"{spec.seed}/{number}", max_turns=MAX_TURNS)
+            table = Table(match, agents)
+            while not match.is_over:
+                table.start_deal()
+                holder.append(match.deals[-1])
+                table.run()
+            totals = match.totals
+            ended = "match"
+        else:
+            deal = Deal.shuffled(f"{spec.seed}/{number}", dealer=number % rules.seats, rules=rules, max_turns=MAX_TURNS)
+            holder.append(deal)
+            play_deal(deal, agents)
+            totals = list(deal.result().team_scores)
+            ended = str(deal.ended_by)
+        others = [t for t in range(len(rules.teams)) if t != a_team]
+        games.append(Game(totals[a_team], max(totals[t] for t in others), ended))
+    return Pair(number, games)
+
+
+def _last(holder: list[Deal]) -> Callable[[], Deal]:
+    """The deal being played (for the perfect-information bot, which sees it all)."""
+    return lambda: holder[-1]
+
+
+def _play(args: tuple[Spec, int]) -> Pair:
+    return play_pair(*args)
+
+
+def play_pairs(
+    spec: Spec, pairs: int, jobs: int = 1, ray_address: str | None = None, progress: Callable[[], None] | None = None
+) -> list[Pair]:
+    """Play pairs 0..pairs-1 (in this process, in ``jobs`` processes, or on a Ray cluster); in pair order."""
+    work = [(spec, n) for n in range(pairs)]
+    results: list[Pair] = []
+    if ray_address is not None:
+        results = _on_ray(work, ray_address, progress)
+    elif jobs <= 1:
+        for item in work:
+            results.append(_play(item))
+            if progress:
+                progress()
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for pair in pool.map(_play, work, chunksize=1):
+                results.append(pair)
+                if progress:
+                    progress()
+    return sorted(results, key=lambda p: p.number)
+
+
+def _on_ray(work: list[tuple[Spec, int]], address: str, progress: Callable[[], None] | None) -> list[Pair]:
+    """The same pairs as Ray tasks (``pip install 'biriba[ray]'``); ``address`` ``local`` starts Ray here."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--ray needs Ray: pip install 'biriba[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(_play)
+    pending = {remote.remote(item): item[1] for item in work}
+    results = []
+    try:
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                results.append(ray.get(ref))
+                del pending[ref]
+                if progress:
+                    progress()
+    finally:
+        if started:
+            ray.shutdown()
+    return results
+
+
+@dataclass
+class Summary:
+    """What a tournament shows, with its intervals."""
+
+    bot_a: str
+    bot_b: str
+    pairs: int
+    games: int
+    mean_lead: float
+    lead_low: float
+    lead_high: float
+    win_share: float
+    win_low: float
+    win_high: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    ended_by: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+    def lines(self) -> Iterator[str]:
+        yield f"{self.bot_a} against {self.bot_b}: {self.pairs} duplicate pairs, {self.games} games"
+        yield (
+            f"mean lead of {self.bot_a}: {self.mean_lead:+.1f} points a game"
+            f" (95% interval {self.lead_low:+.1f} to {self.lead_high:+.1f})"
+        )
+        yield (
+            f"games won by {self.bot_a}: {self.win_share:.1%} (95% Wilson interval {self.win_low:.1%} to"
+            f" {self.win_high:.1%}; ties count half)"
+        )
+        yield f"Elo difference: {self.elo:+.0f} ({self.elo_low:+.0f} to {self.elo_high:+.0f})"
+        yield "games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.ended_by.items()))
+
+
+def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
+    """The mean lead with a t-based 95% interval over pairs, the win share's Wilson interval, and Elo."""
+    leads = [p.lead for p in pairs]
+    n = len(leads)
+    mean = statistics.mean(leads)
+    half = _t95(n - 1) * statistics.stdev(leads) / math.sqrt(n) if n > 1 else math.inf
+    games = [g for p in pairs for g in p.games]
+    wins = sum(1.0 if g.a > g.b else 0.5 if g.a == g.b else 0.0 for g in games)
+    share = wins / len(games)
+    low, high = wilson(share, len(games))
+    ended: dict[str, int] = {}
+    for g in games:
+        ended[g.ended_by] = ended.get(g.ended_by, 0) + 1
+    return Summary(
+        spec.bot_a, spec.bot_b, n, len(games), mean, mean - half, mean + half,
+        share, low, high, elo(share), elo(low), elo(high), ended,
+    )  # fmt: skip
+
+
+def wilson(share: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = share + z * z / (2 * n)
+    spread = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def elo(share: float) -> float:
+    """The Elo difference that wins this share of games."""
+    share = min(max(share, 1e-6), 1 - 1e-6)
+    return 400 * math.log10(share / (1 - share))
+
+
+def _t95(df: int) -> float:
+    """Student's t for a two-sided 95% interval (the normal's 1.96 from 120 degrees of freedom on)."""
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+             15: 2.131, 20: 2.086, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}  # fmt: skip
+    for key in sorted(table):
+        if df <= key:
+            return table[key]
+    return Z95

@@ -1,0 +1,77 @@
+"""The bots of levels easy and hard, and the perfect-information bot used to measure them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, make_bot
+from biriba.bots.search import PerfectBot, SearchBot
+from biriba.deal import Deal
+from biriba.knowledge import determinize
+from biriba.rules import PRESETS
+from biriba.table import agent_turn
+from test_knowledge import midgame
+
+
+def test_the_hard_bot_decides_the_same_whatever_the_hidden_cards() -> None:
+    for seed in range(6):
+        deal = midgame(seed, steps=30 + seed)
+        if deal.is_over:
+            continue
+        view = deal.view_for(deal.to_move)
+        other = determinize(view, random.Random(seed + 100))  # the same view, other hidden cards
+        assert other.view_for(deal.to_move) == view
+        legal = list(deal.legal_actions())
+        first = SearchBot(seed, samples=3).choose(view, legal)
+        second = SearchBot(seed, samples=3).choose(other.view_for(deal.to_move), list(other.legal_actions()))
+        assert first == second
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_hard_bot_plays_legal_actions_under_every_preset(name: str) -> None:
+    rules = PRESETS[name]
+    for seats in sorted({rules.seats, 6}):
+        table_rules = rules if seats == rules.seats else rules.with_options([f"seats={seats}"])
+        deal = Deal.shuffled(f"hard/{name}/{seats}", rules=table_rules, max_turns=300)
+        bot = SearchBot(1, samples=2, width=3, rollout_decisions=6)
+        for _ in range(25):
+            if deal.is_over:
+                break
+            legal = list(deal.legal_actions())
+            action = bot.choose(deal.view_for(deal.to_move), legal)
+            assert action in legal
+            deal.apply(action)
+
+
+def test_a_search_explains_its_choice() -> None:
+    deal = midgame(3, steps=41)
+    view = deal.view_for(deal.to_move)
+    bot = SearchBot(0, samples=4)
+    action = bot.choose(view, list(deal.legal_actions()))
+    if bot.last is not None:
+        reason = bot.last.reason()
+        assert "over 4 sampled deals" in reason and "points" in reason
+        assert action in bot.last.actions
+
+
+def test_the_perfect_bot_searches_the_true_deal() -> None:
+    deal = midgame(5, steps=20)
+    bot = PerfectBot(lambda: deal, 0, samples=2)
+    legal = list(deal.legal_actions())
+    assert bot.choose(deal.view_for(deal.to_move), legal) in legal
+    assert "perfect" not in BOT_KINDS and "perfect" not in BOT_HELP  # never offered to players
+
+
+def test_the_levels_are_offered_with_a_line_each() -> None:
+    assert {"easy", "medium", "hard"} <= set(BOT_KINDS) and set(BOT_KINDS) == set(BOT_HELP)
+    deal = Deal.shuffled(9, max_turns=200)
+    bots = [EasyBot(s) for s in range(4)]
+    while not deal.is_over:
+        agent_turn(deal, bots[deal.to_move])  # refuses anything not in the legal list
+    again = Deal.shuffled(9, max_turns=200)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while not again.is_over:
+        agent_turn(again, bots[again.to_move])
+    assert again.history == deal.history  # reproducible under a seed

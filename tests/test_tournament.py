@@ -1,0 +1,62 @@
+"""Tournaments: duplicate deals, results that do not depend on the processes, honest intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from biriba.cli import main
+from biriba.rules import PRESETS
+from biriba.tournament import Spec, elo, play_pair, play_pairs, summarize, wilson
+
+
+def test_a_pair_plays_one_deck_twice_with_the_sides_swapped() -> None:
+    pair = play_pair(Spec("greedy", "random", seed="dup"), 3)
+    assert len(pair.games) == 2
+    first, second = pair.games
+    assert first.a > first.b and second.a > second.b  # greedy wins either side of the same deck
+    assert (first.a, first.b) != (second.b, second.a)  # the bots, not the cards, changed sides
+
+
+def test_results_are_the_same_with_one_or_two_processes() -> None:
+    spec = Spec("greedy", "easy", seed="jobs")
+    alone = play_pairs(spec, 6, jobs=1)
+    shared = play_pairs(spec, 6, jobs=2)
+    assert [(p.number, p.games) for p in alone] == [(p.number, p.games) for p in shared]
+    assert summarize(spec, alone) == summarize(spec, shared)
+
+
+def test_results_are_the_same_on_a_local_ray_cluster() -> None:
+    spec = Spec("greedy", "random", seed="ray")
+    assert [p.games for p in play_pairs(spec, 3, ray_address="local")] == [p.games for p in play_pairs(spec, 3)]
+
+
+def test_whole_matches_and_other_presets() -> None:
+    spec = Spec("greedy", "random", rules=PRESETS["classic"].replace(target=600), seed="m", matches=True)
+    pair = play_pair(spec, 0)
+    assert all(g.ended_by == "match" for g in pair.games) and all(g.a > 600 or g.b > 600 for g in pair.games)
+    three = Spec("greedy", "random", rules=PRESETS["three-handed"], seed="3")
+    assert len(play_pair(three, 1).games) == 2
+
+
+def test_the_intervals() -> None:
+    low, high = wilson(0.5, 100)
+    assert 0.40 < low < 0.41 and 0.59 < high < 0.60
+    assert wilson(1.0, 10)[0] == pytest.approx(0.7225, abs=1e-3)
+    assert elo(0.5) == 0 and round(elo(0.64)) == 100
+    spec = Spec("greedy", "random", seed="s")
+    summary = summarize(spec, play_pairs(spec, 8))
+    assert summary.lead_low < summary.mean_lead < summary.lead_high
+    assert summary.win_low <= summary.win_share <= summary.win_high and summary.games == 16
+
+
+def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "greedy", "random", "--deals", "4", "--json", "--save", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pairs"] == 4 and data["games"] == 8 and data["mean_lead"] > 0
+    assert len(json.loads((tmp_path / "pairs.json").read_text())) == 4
+    assert main(["tournament", "greedy", "wizard", "--deals", "4"]) == 2
+    assert main(["tournament", "hard:samples=1,width=2", "greedy", "--deals", "2", "--no-progress"]) == 0
+    assert "duplicate pairs" in capsys.readouterr().out
