@@ -30,6 +30,8 @@ WILD_IN_HAND = 60
 RESERVE_WORTH = 250
 #: Average penalty of an unseen card in a hand.
 CARD_GUESS = 7
+#: Worth of the first run or the first set, where closing needs both (option closure_run_and_set).
+NEEDED_KIND = 60
 
 
 class GreedyBot:
@@ -146,6 +148,8 @@ class GreedyBot:
             gain -= wilds * WILD_IN_HAND * min(1.0, view.stock_count / 20)
         if left <= 1:
             gain += self._emptying_worth(view)
+        if old is None and view.rules.closure_run_and_set and all(m.kind != new.kind for m in view.melds[view.team]):
+            gain += NEEDED_KIND
         return gain
 
     def _emptying_worth(self, view: PlayerView) -> float:

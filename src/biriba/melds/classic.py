@@ -4,12 +4,18 @@ Runs are found as spans of positions of one suit with at most one missing
 natural; sets as sub-multisets of one rank.  Both build the melds and adds
 directly, without trying card orders: the engine's hottest path.
 ``tests/test_melds_paths.py`` checks them against the general enumerator.
+
+The lists of meld actions per suit and of adds per meld are remembered by
+the part of the hand they read (that suit's cards, or the rank's, and which
+wilds are in hand): a hand changes by a card or two between decisions, so
+search and self-play mostly find them listed already.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 
 from ..rules import Rules
 from .types import (
@@ -38,20 +44,32 @@ def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) ->
         yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
 
 
-def classic_placements(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int]
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+Placement = tuple[tuple[int, ...], tuple[int, ...]]
+
+#: The hand's count of each natural card of a suit, ace to king: all a run reads.
+_SUIT_COUNTS = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
+#: The hand's count of each card of a rank: all a set reads.
+_RANK_COUNTS = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
+#: Remembered lists (see the module's docstring); cleared when they grow past ``MEMO_LIMIT`` entries.
+_RUN_PLACEMENTS: dict[tuple[object, ...], tuple[Placement, ...]] = {}
+_ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
+MEMO_LIMIT = 100_000
+
+
+def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placement]:
     """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions."""
     minimum = rules.min_meld
+    wilds = tuple(wild_avail)
+    memo = _RUN_PLACEMENTS
     for suit in range(4):
-        codes = RUN_CODES[suit]
-        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
-            if m:
-                cards = list(codes[lo - 1 : hi])
-                cards[m - lo] = w
-                yield tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])
-            else:
-                yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
+        key = (suit, minimum, wilds, _SUIT_COUNTS[suit](counts))
+        found = memo.get(key)
+        if found is None:
+            found = tuple(_run_placements(counts, suit, wild_avail, minimum))
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = found
+        yield from found
     for _rank, naturals, w in _set_groups(counts, wild_avail, minimum, set_ranks(rules)):
         if w >= 0:
             yield (*naturals, w), NO_SLOTS[len(naturals) + 1]
@@ -59,12 +77,34 @@ def classic_placements(
             yield naturals, NO_SLOTS[len(naturals)]
 
 
-def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:
+def _run_placements(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Iterator[Placement]:
+    codes = RUN_CODES[suit]
+    for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
+        if m:
+            cards = list(codes[lo - 1 : hi])
+            cards[m - lo] = w
+            yield tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])
+        else:
+            yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
+
+
+def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[AddOption, ...]:
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
     if isinstance(meld, RunMeld):
-        yield from _run_adds(meld, counts, wild_avail)
+        key = (meld, tuple(wild_avail), _SUIT_COUNTS[meld.suit](counts))
     elif isinstance(meld, SetMeld):
-        yield from _set_adds(meld, counts, wild_avail)
+        key = (meld, tuple(wild_avail), _RANK_COUNTS[meld.rank](counts))
+    else:
+        return ()
+    found = _ADDS.get(key)
+    if found is None:
+        found = tuple(
+            _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
+        )
+        if len(_ADDS) >= MEMO_LIMIT:
+            _ADDS.clear()
+        _ADDS[key] = found
+    return found
 
 
 def _run_spans(
