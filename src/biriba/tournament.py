@@ -6,24 +6,29 @@ its two games.  Dealers rotate from pair to pair.  Pairs are independent and
 seeded by their number, so the results do not depend on how many processes
 (``jobs``) or Ray workers play them.  Reported: the mean lead per deal with
 a 95% interval, the share of games won with a Wilson interval, and the Elo
-difference that share implies, with its interval.
+difference that share implies, with its interval; and each bot's median
+time per decision (decisions with a choice only), which is the one figure
+that depends on the machine.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .actions import Action
 from .bots import make_bot
 from .bots.search import PerfectBot, SearchBot
 from .deal import Deal
 from .match import Match
 from .rules import CLASSIC, Rules
 from .table import Agent, Table, play_deal
+from .views import PlayerView
 
 #: The turn cap of tournament deals (R23: a simulation must have one).
 MAX_TURNS = 400
@@ -54,6 +59,8 @@ class Game:
 class Pair:
     number: int
     games: list[Game]
+    #: Milliseconds per decision with a choice, bot A's and bot B's.
+    ms: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
     @property
     def lead(self) -> float:
@@ -77,18 +84,37 @@ def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
     return make_bot(name, seed)
 
 
+@dataclass
+class Timed:
+    """A bot whose decisions with a choice are timed, in milliseconds."""
+
+    bot: Agent
+    ms: list[float]
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return self.bot.choose(view, legal)
+        start = time.perf_counter()
+        action = self.bot.choose(view, legal)
+        self.ms.append(round((time.perf_counter() - start) * 1000, 2))
+        return action
+
+
 def play_pair(spec: Spec, number: int) -> Pair:
     """Pair ``number``: one deck (or match seed), played with A's team first as team 0, then swapped."""
     rules = spec.rules
     games = []
+    ms_a: list[float] = []
+    ms_b: list[float] = []
     for swap in (False, True):
         a_team = 1 if swap else 0
         holder: list[Deal] = []
         truth = _last(holder)
-        agents = [
-            agent(spec.bot_a if (rules.team_of[s] == a_team) else spec.bot_b, f"{spec.seed}/{number}/{swap}/{s}", truth)
-            for s in range(rules.seats)
-        ]
+        agents: list[Agent] = []
+        for s in range(rules.seats):
+            ours = rules.team_of[s] == a_team
+            bot = agent(spec.bot_a if ours else spec.bot_b, f"{spec.seed}/{number}/{swap}/{s}", truth)
+            agents.append(Timed(bot, ms_a if ours else ms_b))
         if spec.matches:
             match = Match(rules, seed=f"{spec.seed}/{number}", max_turns=MAX_TURNS)
             table = Table(match, agents)
@@ -106,7 +132,7 @@ def play_pair(spec: Spec, number: int) -> Pair:
             ended = str(deal.ended_by)
         others = [t for t in range(len(rules.teams)) if t != a_team]
         games.append(Game(totals[a_team], max(totals[t] for t in others), ended))
-    return Pair(number, games)
+    return Pair(number, games, (ms_a, ms_b))
 
 
 def _last(holder: list[Deal]) -> Callable[[], Deal]:
@@ -187,9 +213,13 @@ class Summary:
     elo_low: float
     elo_high: float
     ended_by: dict[str, int] = field(default_factory=dict)
+    #: Median milliseconds per decision with a choice, of bot A and bot B: the machine's figure, not the bots'.
+    median_ms: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+        data = {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+        data["median_ms"] = [round(ms, 2) for ms in self.median_ms]
+        return data
 
     def lines(self) -> Iterator[str]:
         yield f"{self.bot_a} against {self.bot_b}: {self.pairs} duplicate pairs, {self.games} games"
@@ -203,6 +233,8 @@ class Summary:
         )
         yield f"Elo difference: {self.elo:+.0f} ({self.elo_low:+.0f} to {self.elo_high:+.0f})"
         yield "games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.ended_by.items()))
+        a_ms, b_ms = self.median_ms
+        yield f"median time per decision: {self.bot_a} {a_ms:.1f} ms, {self.bot_b} {b_ms:.1f} ms"
 
 
 def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
@@ -218,9 +250,10 @@ def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
     ended: dict[str, int] = {}
     for g in games:
         ended[g.ended_by] = ended.get(g.ended_by, 0) + 1
+    median_ms = tuple(statistics.median([ms for p in pairs for ms in p.ms[side]] or [0.0]) for side in (0, 1))
     return Summary(
         spec.bot_a, spec.bot_b, n, len(games), mean, mean - half, mean + half,
-        share, low, high, elo(share), elo(low), elo(high), ended,
+        share, low, high, elo(share), elo(low), elo(high), ended, median_ms,  # type: ignore[arg-type]
     )  # fmt: skip
 
 

@@ -90,6 +90,7 @@ def _run_placements(counts: Sequence[int], suit: int, wild_avail: list[int], min
 
 def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[AddOption, ...]:
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
+    key: tuple[object, ...]
     if isinstance(meld, RunMeld):
         key = (meld, tuple(wild_avail), _SUIT_COUNTS[meld.suit](counts))
     elif isinstance(meld, SetMeld):
