@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from itertools import compress
 from typing import Any
 
 from .actions import DRAW, PASS, TAKE, Action
@@ -33,6 +34,8 @@ from .melds import (
     SetMeld,
     WildMeld,
     add_options,
+    adds_with,
+    hand_wilds,
     is_biriba,
     meld_options,
     meld_placements,
@@ -193,8 +196,9 @@ class Deal(DealState):
                 not opening or self._opening_ok(action)
             ):
                 yield action
+        wild_avail = hand_wilds(counts, rules, wilds_ok)
         for index, meld in enumerate(self.melds[team]):
-            for option in add_options(meld, counts, rules, wilds_ok):
+            for option in adds_with(meld, counts, rules, wild_avail):
                 action = new(Action, ("add", option.cards, option.slots, index, option.end))
                 if ((size - len(option.cards) >= 2 and took < 0) or self._rest_ok(action)) and (
                     not opening or self._opening_ok(action)
@@ -203,8 +207,8 @@ class Deal(DealState):
         if size >= 2 or self._may_empty_by_discard():
             if opening and 0 < self.opening_value < self._opening_minimum(team):
                 return  # the first melding is not yet worth its minimum (option opening_minimums)
-            for code in range(KINDS):
-                if counts[code] and code != took:
+            for code in compress(range(KINDS), counts):
+                if code != took:
                     yield new(Action, ("discard", (code,), NO_SLOTS[1], -1, None))
 
     def _wilds_ok(self, team: int) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
-from ..melds import Meld, RunMeld, SetMeld, WildMeld, add_options, meld_bonus, meld_options
+from ..melds import Meld, RunMeld, SetMeld, WildMeld, add_options, adds_with, hand_wilds, meld_bonus, meld_options
 from ..rules import ClosureBy, ReserveAccess, Rules
 from ..terms import Phase
 from ..views import PlayerView
@@ -39,6 +39,8 @@ class GreedyBot:
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
+        self._worths: dict[Meld, float] = {}
+        self._worths_of: tuple[Rules, int] | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -140,9 +142,9 @@ class GreedyBot:
         rules = view.rules
         values = rules.values
         gain: float = 2 * sum(values[c] for c in cards)
-        gain += meld_bonus(new, rules, view.trump) + _promise(new, rules, view.trump)
+        gain += self._worth(view, new)
         if old is not None:
-            gain -= meld_bonus(old, rules, view.trump) + _promise(old, rules, view.trump)
+            gain -= self._worth(view, old)
         wilds = len(new.wilds) - (len(old.wilds) if old is not None else 0)
         if wilds > 0 and new.size < rules.biriba_size:
             gain -= wilds * WILD_IN_HAND * min(1.0, view.stock_count / 20)
@@ -151,6 +153,18 @@ class GreedyBot:
         if old is None and view.rules.closure_run_and_set and all(m.kind != new.kind for m in view.melds[view.team]):
             gain += NEEDED_KIND
         return gain
+
+    def _worth(self, view: PlayerView, meld: Meld) -> float:
+        """A meld's bonus, and its share of the biriba bonus to come (remembered: melds recur)."""
+        if self._worths_of != (view.rules, view.trump) or len(self._worths) > 50_000:
+            self._worths_of = (view.rules, view.trump)
+            self._worths.clear()
+        worth = self._worths.get(meld)
+        if worth is None:
+            worth = self._worths[meld] = meld_bonus(meld, view.rules, view.trump) + _promise(
+                meld, view.rules, view.trump
+            )
+        return worth
 
     def _emptying_worth(self, view: PlayerView) -> float:
         """What the reserve pickup or the closure that follows is worth."""
@@ -225,8 +239,9 @@ def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iter
     rules = view.rules
     for meld in meld_options(counts, rules):
         yield Action("meld", meld.cards(), meld.slots()), None, meld
+    wilds = hand_wilds(counts, rules)
     for index, old in enumerate(melds):
-        for option in add_options(old, counts, rules):
+        for option in adds_with(old, counts, rules, wilds):
             yield Action("add", option.cards, option.slots, index, option.end), old, option.meld
 
 

@@ -13,7 +13,7 @@ The package follows its own sections:
 
 from .explain import explain_add, explain_meld, too_many_wilds
 from .notation import parse_meld, parse_placed
-from .options import add_options, meld_options, meld_placements, resolve_add, resolve_meld
+from .options import add_options, adds_with, hand_wilds, meld_options, meld_placements, resolve_add, resolve_meld
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -42,9 +42,11 @@ __all__ = [
     "SetMeld",
     "WildMeld",
     "add_options",
+    "adds_with",
     "explain_add",
     "explain_meld",
     "format_placed",
+    "hand_wilds",
     "is_biriba",
     "meld_bonus",
     "meld_options",

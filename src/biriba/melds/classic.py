@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import compress
 from operator import itemgetter
+from typing import TypeVar
 
 from ..rules import Rules
 from .types import (
@@ -33,78 +35,129 @@ from .types import (
     set_ranks,
 )
 
-
-def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
-    """New runs and sets with at most one wild (R7, R8), ``wild_avail`` the hand's wild kinds."""
-    minimum = rules.min_meld
-    for suit in range(4):
-        for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
-            yield RunMeld(suit, lo, hi, ((m, w),) if m else ())
-    for rank, naturals, w in _set_groups(counts, wild_avail, minimum, set_ranks(rules)):
-        yield SetMeld(rank, naturals, (w,) if w >= 0 else ())
-
-
 Placement = tuple[tuple[int, ...], tuple[int, ...]]
+Group = tuple[tuple[Meld, ...], tuple[Placement, ...]]
+T = TypeVar("T")
 
 #: The hand's count of each natural card of a suit, ace to king: all a run reads.
 _SUIT_COUNTS = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
 #: The hand's count of each card of a rank: all a set reads.
 _RANK_COUNTS = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
 #: Remembered lists (see the module's docstring); cleared when they grow past ``MEMO_LIMIT`` entries.
-_RUN_PLACEMENTS: dict[tuple[object, ...], tuple[Placement, ...]] = {}
+_GROUPS: dict[tuple[object, ...], Group] = {}
 _ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
 MEMO_LIMIT = 100_000
 
 
-def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placement]:
-    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions."""
+def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
+    """New runs and sets with at most one wild (R7, R8), ``wild_avail`` the hand's wild kinds."""
+    for melds, _placements in _groups(counts, rules, wild_avail):
+        yield from melds
+
+
+def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> list[Placement]:
+    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order."""
+    out: list[Placement] = []
+    for _melds, placements in _groups(counts, rules, wild_avail):
+        out += placements
+    return out
+
+
+def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Group]:
+    """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered)."""
     minimum = rules.min_meld
+    least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
+    by_suit = [0, 0, 0, 0]
+    by_rank = [0] * 13
+    ranks = []  # the ranks with enough cards for a set, as they get there
+    for code in compress(range(52), counts):
+        n = counts[code]
+        by_suit[code & 3] += n
+        rank = code >> 2
+        before = by_rank[rank]
+        by_rank[rank] = before + n
+        if before < least <= before + n:
+            ranks.append(rank)
     wilds = tuple(wild_avail)
-    memo = _RUN_PLACEMENTS
+    memo = _GROUPS
     for suit in range(4):
-        key = (suit, minimum, wilds, _SUIT_COUNTS[suit](counts))
-        found = memo.get(key)
-        if found is None:
-            found = tuple(_run_placements(counts, suit, wild_avail, minimum))
-            if len(memo) >= MEMO_LIMIT:
-                memo.clear()
-            memo[key] = found
-        yield from found
-    for _rank, naturals, w in _set_groups(counts, wild_avail, minimum, set_ranks(rules)):
-        if w >= 0:
-            yield (*naturals, w), NO_SLOTS[len(naturals) + 1]
-        else:
-            yield naturals, NO_SLOTS[len(naturals)]
+        if by_suit[suit] >= least:
+            key = (suit, minimum, wilds, _SUIT_COUNTS[suit](counts))
+            found = memo.get(key)
+            yield found or remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+    allowed = set_ranks(rules)
+    for rank in ranks:  # in rank order: the codes came in order
+        if rank in allowed:
+            have = _RANK_COUNTS[rank](counts)
+            key = (rank + 4, minimum, wilds, have)
+            found = memo.get(key)
+            yield found or remember(memo, key, _set_group(rank, have, wild_avail, minimum))
 
 
-def _run_placements(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Iterator[Placement]:
+def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:
+    """Keep ``found`` under ``key``; a memo that reaches ``MEMO_LIMIT`` entries starts afresh."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
+    melds: list[Meld] = []
+    placements: list[Placement] = []
+    for naturals in naturals_of(rank * 4, have):
+        n = len(naturals)
+        if n >= minimum:
+            melds.append(SetMeld(rank, naturals, ()))
+            placements.append((naturals, NO_SLOTS[n]))
+        if n >= minimum - 1:
+            for w in wild_avail:
+                melds.append(SetMeld(rank, naturals, (w,)))
+                placements.append(((*naturals, w), NO_SLOTS[n + 1]))
+    return tuple(melds), tuple(placements)
+
+
+def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
     codes = RUN_CODES[suit]
+    melds: list[Meld] = []
+    placements: list[Placement] = []
     for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
         if m:
             cards = list(codes[lo - 1 : hi])
             cards[m - lo] = w
-            yield tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])
+            melds.append(RunMeld(suit, lo, hi, ((m, w),)))
+            placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
         else:
-            yield codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]
+            melds.append(RunMeld(suit, lo, hi, ()))
+            placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
+    return tuple(melds), tuple(placements)
 
 
 def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[AddOption, ...]:
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
     key: tuple[object, ...]
     if isinstance(meld, RunMeld):
-        key = (meld, tuple(wild_avail), _SUIT_COUNTS[meld.suit](counts))
+        suit, lo, hi, wilds = meld
+        codes = POS_CODE[suit]
+        if not (
+            (lo > 1 and counts[codes[lo - 1]])
+            or (hi < 14 and counts[codes[hi + 1]])
+            or (wilds and counts[codes[wilds[0][0]]])
+            or (not wilds and wild_avail)
+        ):
+            return ()  # nothing in hand touches this run (most melds, most turns)
+        key = (meld, tuple(wild_avail), _SUIT_COUNTS[suit](counts))
     elif isinstance(meld, SetMeld):
-        key = (meld, tuple(wild_avail), _RANK_COUNTS[meld.rank](counts))
+        have = _RANK_COUNTS[meld.rank](counts)
+        if not any(have) and (meld.wilds or not wild_avail):
+            return ()
+        key = (meld, tuple(wild_avail), have)
     else:
         return ()
     found = _ADDS.get(key)
     if found is None:
-        found = tuple(
-            _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
-        )
-        if len(_ADDS) >= MEMO_LIMIT:
-            _ADDS.clear()
-        _ADDS[key] = found
+        adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
+        found = remember(_ADDS, key, tuple(adds))
     return found
 
 
@@ -165,25 +218,6 @@ def _wild_two_ok(
         naturals[-1] = 1
     naturals.append(2)
     return max(naturals) - min(naturals) + 1 != len(naturals)
-
-
-def _set_groups(
-    counts: Sequence[int], wild_avail: list[int], minimum: int, ranks: Sequence[int]
-) -> Iterator[tuple[int, tuple[int, ...], int]]:
-    """Sets as ``(rank, naturals, w)``, ``w`` the wild or -1."""
-    least = minimum - 1 if wild_avail else minimum
-    for rank in ranks:
-        base = rank * 4
-        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
-        if sum(have) < least:
-            continue
-        for naturals in naturals_of(base, have):
-            n = len(naturals)
-            if n >= minimum:
-                yield rank, naturals, -1
-            if n >= minimum - 1:
-                for w in wild_avail:
-                    yield rank, naturals, w
 
 
 def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:

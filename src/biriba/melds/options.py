@@ -9,11 +9,11 @@ disagree.  Each dispatches to the fast one-wild enumerator
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..cards import counts_of
 from ..rules import Rules, WildLimit
-from .classic import classic_adds, classic_melds, classic_placements
+from .classic import Placement, classic_adds, classic_melds, classic_placements
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
 from .types import AddOption, Meld, RunMeld, WildMeld
@@ -30,7 +30,7 @@ def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> 
     >>> sorted(m.text() for m in meld_options(counts_of(parse_cards("7H 8H 9H JK")), CLASSIC))[:3]
     ['7H 8H 9H', '7H 8H 9H JK=TH', '7H 8H JK=9H']
     """
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    wild_avail = hand_wilds(counts, rules, wilds_ok)
     if rules.wild_limit == WildLimit.ONE:
         yield from classic_melds(counts, rules, wild_avail)
     else:
@@ -39,19 +39,20 @@ def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> 
         yield from wild_melds(counts, rules)
 
 
-def meld_placements(
-    counts: Sequence[int], rules: Rules, wilds_ok: bool = True
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """The same melds as :func:`meld_options`, as the cards and slots of a ``meld`` action.
+def meld_placements(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Sequence[Placement]:
+    """The same melds as :func:`meld_options`, as the cards and slots of ``meld`` actions.
 
     In the common one-wild case they are built straight from the enumeration,
     without meld objects: listing legal actions is the engine's hottest path.
     """
     if rules.wild_limit != WildLimit.ONE or rules.wild_melds:
-        for meld in meld_options(counts, rules, wilds_ok):
-            yield meld.cards(), meld.slots()
-        return
-    yield from classic_placements(counts, rules, [w for w in rules.wild_kinds if counts[w]] if wilds_ok else [])
+        return [(meld.cards(), meld.slots()) for meld in meld_options(counts, rules, wilds_ok)]
+    return classic_placements(counts, rules, hand_wilds(counts, rules, wilds_ok))
+
+
+def hand_wilds(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> list[int]:
+    """The wild kinds in the hand that may go into sets and runs (``wilds_ok``: see :func:`meld_options`)."""
+    return [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
 
 
 def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[AddOption]:
@@ -62,14 +63,16 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool 
     the cards, the slot of an added wild and the end a displaced wild takes.
     ``wilds_ok=False`` keeps hand wilds off sets and runs (see :func:`meld_options`).
     """
+    return iter(adds_with(meld, counts, rules, hand_wilds(counts, rules, wilds_ok)))
+
+
+def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterable[AddOption]:
+    """:func:`add_options` with the hand's usable wilds worked out once (:func:`hand_wilds`)."""
     if isinstance(meld, WildMeld):
-        yield from wild_meld_adds(meld, counts, rules)
-        return
-    wild_avail = [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+        return wild_meld_adds(meld, counts, rules)
     if rules.wild_limit != WildLimit.ONE:
-        yield from general_adds(meld, counts, rules, wild_avail)
-    else:
-        yield from classic_adds(meld, counts, wild_avail)
+        return general_adds(meld, counts, rules, wild_avail)
+    return classic_adds(meld, counts, wild_avail)
 
 
 def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Meld:
