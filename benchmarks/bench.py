@@ -7,18 +7,25 @@ Measured side by side in one run, because this machine is shared and noisy:
 - RLCard's gin rummy environment under the same random policy (if installed);
 - greedy self-play;
 - ``clone()`` on mid-deal positions;
-- ``legal_actions()`` on heavy positions: 22-card hands with wilds.
+- ``legal_actions()`` on heavy positions: 22-card hands with wilds;
+- the search bot's work: random and greedy rollouts from mid-deal positions
+  (``rollouts.py``), determinizations, and the hard bot's decision time.
+  ``--against REF`` plays the rollouts with an older commit's engine too (a
+  git worktree), interleaved run by run, and prints the ratios.
 
-Usage: ``python benchmarks/bench.py [--quick] [--json FILE]``.
+Usage: ``python benchmarks/bench.py [--quick] [--against REF] [--json FILE]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,10 +35,15 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from biriba.bots import make_bot
+import rollouts
+
+from biriba.bots import SearchBot, make_bot
 from biriba.deal import Deal
+from biriba.knowledge import determinize
 from biriba.table import play_deal
 from helpers import position
+
+HERE = Path(__file__).resolve().parent
 
 HEAVY = {
     "hearts A-8, spades 9-K, 4 wilds": dict(
@@ -122,11 +134,80 @@ def time_call(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def rollouts_there(src: Path, workload: str, rules: str, positions: int, per_position: int, seed: int) -> dict:
+    """``rollouts.py`` run against the engine in ``src`` (another commit's tree)."""
+    command = [sys.executable, str(HERE / "rollouts.py"), workload, "--rules", rules]
+    command += ["--positions", str(positions), "--per-position", str(per_position), "--seed", str(seed)]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def search_rows(args: argparse.Namespace, runs: int, figures: dict[str, Any], rows: list[tuple[str, str, str]]) -> None:
+    """Rollouts (here and, with ``--against``, in the older tree), determinizations, hard decisions."""
+    positions, per_position = (12, 2) if args.quick else (30, 3)
+    with tempfile.TemporaryDirectory() as scratch:
+        old_src = None
+        if args.against:
+            tree = Path(scratch) / "against"
+            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), args.against], check=True, cwd=HERE)
+            old_src = tree / "src"
+        try:
+            for workload, rules in (("random", "classic"), ("random", "italian"), ("greedy", "classic")):
+                now, then = [], []
+                for run in range(runs):
+                    now.append(rollouts_there(HERE.parent / "src", workload, rules, positions, per_position, run))
+                    if old_src is not None:
+                        then.append(rollouts_there(old_src, workload, rules, positions, per_position, run))
+                key = f"{workload}_rollouts_{rules}"
+                per_s = statistics.median(r["rollouts"] / r["seconds"] for r in now)
+                dec_s = statistics.median(r["decisions"] / r["seconds"] for r in now)
+                ms = 1000 / per_s
+                figures[key] = {"rollouts_per_s": per_s, "decisions_per_s": dec_s, "ms_per_rollout": ms}
+                note = f"{dec_s:,.0f} decisions/s"
+                if then:
+                    old_per_s = statistics.median(r["rollouts"] / r["seconds"] for r in then)
+                    ratio = statistics.median(
+                        (a["rollouts"] / a["seconds"]) / (b["rollouts"] / b["seconds"]) for a, b in zip(now, then)
+                    )
+                    figures[key] |= {"against": args.against, "then_rollouts_per_s": old_per_s, "speedup": ratio}
+                    note += f"; {args.against}: {old_per_s:,.0f}/s, {ratio:.2f}x faster now"
+                rows.append((f"{workload} rollouts, {rules}", f"{per_s:,.0f}/s ({ms:.2f} ms)", note))
+        finally:
+            if old_src is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(old_src.parent)], check=False, cwd=HERE)
+
+    views = [deal.view_for(deal.to_move) for deal in rollouts.mid_deal_positions(positions)]
+    rng = random.Random(1)
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for view in views:
+            for _ in range(10):
+                determinize(view, rng)
+        rates.append(10 * len(views) / (time.perf_counter() - start))
+    figures["determinizations_per_s"] = statistics.median(rates)
+    rows.append(("determinize(view)", f"{statistics.median(rates):,.0f}/s", "sampled deals consistent with a view"))
+
+    bot = SearchBot(seed=1)
+    times = []
+    for deal in rollouts.mid_deal_positions(positions * 2, seed=9):
+        legal = list(deal.legal_actions())
+        if len(legal) > 1:
+            start = time.perf_counter()
+            bot.choose(deal.view_for(deal.to_move), legal)
+            times.append(time.perf_counter() - start)
+    ms = statistics.median(times) * 1000
+    figures["hard_decision_ms"] = {"median": ms, "max": max(times) * 1000, "decisions": len(times)}
+    rows.append(("hard bot, one decision", f"{ms:.0f} ms", f"median of {len(times)}, max {max(times) * 1000:.0f} ms"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--against", metavar="REF", help="also time the rollouts with this commit's engine")
     args = parser.parse_args()
     runs = 3 if args.quick else args.runs
     playout_deals = 60 if args.quick else 200
@@ -183,6 +264,8 @@ def main() -> int:
         ms = statistics.median(time_call(lambda d=deal: list(d.legal_actions()), 50) for _ in range(runs)) * 1e3
         figures["legal_actions_ms"][name] = {"ms": ms, "actions": count}
         rows.append((f"legal_actions(): {name}", f"{ms:.3f} ms", f"{count} actions; target <= 1 ms"))
+
+    search_rows(args, runs, figures, rows)
 
     table = Table(title="biriba benchmark")
     table.add_column("what")

@@ -5,10 +5,8 @@ natural; sets as sub-multisets of one rank.  Both build the melds and adds
 directly, without trying card orders: the engine's hottest path.
 ``tests/test_melds_paths.py`` checks them against the general enumerator.
 
-The lists of meld actions per suit and of adds per meld are remembered by
-the part of the hand they read (that suit's cards, or the rank's, and which
-wilds are in hand): a hand changes by a card or two between decisions, so
-search and self-play mostly find them listed already.
+The lists of meld actions per suit and rank and of adds per meld are
+remembered by the part of the hand they read (:mod:`.memo`).
 """
 
 from __future__ import annotations
@@ -16,10 +14,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress
-from operator import itemgetter
-from typing import TypeVar
 
 from ..rules import Rules
+from .memo import RANK_COUNTS, SUIT_COUNTS, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -37,16 +34,8 @@ from .types import (
 
 Placement = tuple[tuple[int, ...], tuple[int, ...]]
 Group = tuple[tuple[Meld, ...], tuple[Placement, ...]]
-T = TypeVar("T")
-
-#: The hand's count of each natural card of a suit, ace to king: all a run reads.
-_SUIT_COUNTS = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
-#: The hand's count of each card of a rank: all a set reads.
-_RANK_COUNTS = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
-#: Remembered lists (see the module's docstring); cleared when they grow past ``MEMO_LIMIT`` entries.
 _GROUPS: dict[tuple[object, ...], Group] = {}
 _ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
-MEMO_LIMIT = 100_000
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
@@ -82,24 +71,16 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
     memo = _GROUPS
     for suit in range(4):
         if by_suit[suit] >= least:
-            key = (suit, minimum, wilds, _SUIT_COUNTS[suit](counts))
+            key = (suit, minimum, wilds, SUIT_COUNTS[suit](counts))
             found = memo.get(key)
             yield found or remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
     allowed = set_ranks(rules)
     for rank in ranks:  # in rank order: the codes came in order
         if rank in allowed:
-            have = _RANK_COUNTS[rank](counts)
+            have = RANK_COUNTS[rank](counts)
             key = (rank + 4, minimum, wilds, have)
             found = memo.get(key)
             yield found or remember(memo, key, _set_group(rank, have, wild_avail, minimum))
-
-
-def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:
-    """Keep ``found`` under ``key``; a memo that reaches ``MEMO_LIMIT`` entries starts afresh."""
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = found
-    return found
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
@@ -146,9 +127,9 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tu
             or (not wilds and wild_avail)
         ):
             return ()  # nothing in hand touches this run (most melds, most turns)
-        key = (meld, tuple(wild_avail), _SUIT_COUNTS[suit](counts))
+        key = (meld, tuple(wild_avail), SUIT_COUNTS[suit](counts))
     elif isinstance(meld, SetMeld):
-        have = _RANK_COUNTS[meld.rank](counts)
+        have = RANK_COUNTS[meld.rank](counts)
         if not any(have) and (meld.wilds or not wild_avail):
             return ()
         key = (meld, tuple(wild_avail), have)

@@ -5,6 +5,8 @@ positions with wilds, then keeps, per multiset of hand cards, the
 arrangements that leave the fewest twos of the run's suit wild (R9 judged on
 the whole action, D1).  It serves every limit, the classic one included,
 which is how ``tests/test_melds_paths.py`` checks the fast path against it.
+Its lists of runs per suit, sets per rank and adds per meld are remembered
+by the part of the hand they read and the wild limit (:mod:`.memo`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
 from ..rules import Rules
+from .memo import RANK_COUNTS, SUIT_COUNTS, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -73,55 +76,101 @@ def _fewest_wild_twos(found: list[tuple[Meld, tuple[int, ...], int]]) -> list[Me
     return [meld for meld, key, twos in found if twos == best[key]]
 
 
+_MELDS: dict[tuple[object, ...], tuple[Meld, ...]] = {}
+_ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
+
+
 def general_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
-    """New sets and runs with up to one wild per two naturals."""
-    minimum = rules.min_meld
-    wild_total = sum(counts[w] for w in wild_avail)
-    runs: list[tuple[Meld, tuple[int, ...], int]] = []
+    """New sets and runs with up to one wild per two naturals (remembered per suit and rank)."""
+    head = (rules.wild_limit, rules.min_meld, tuple((w, counts[w]) for w in wild_avail))
+    memo = _MELDS
     for suit in range(4):
-        nat = [0, *(counts[c] for c in RUN_CODES[suit]), 0]
-        two = 4 + suit
-        for lo in range(1, 16 - minimum):
-            missing: list[int] = []
-            for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
-                if not nat[hi]:
-                    missing.append(hi)
-                    if len(missing) > wild_total:
-                        break
-                size = hi - lo + 1
-                if size < minimum or (lo == 2 and hi == 14):
-                    continue
-                present = [p for p in range(lo, hi + 1) if nat[p]]
-                for extra in range(0, wild_total - len(missing) + 1):
-                    n_wilds = len(missing) + extra
-                    if n_wilds > rules.max_wilds(size - n_wilds):
-                        break
-                    for chosen in combinations(present, extra):
-                        cells = sorted((*missing, *chosen))
-                        spent = {two: 1} if lo <= 2 <= hi and 2 not in cells else {}
-                        for row in _wild_rows(len(cells), counts, wild_avail, spent):
-                            if 2 in cells and row[cells.index(2)] == two:
-                                continue  # the run's own two on rank 2 is natural (R9)
-                            run = normalize_run(RunMeld(suit, lo, hi, tuple(zip(cells, row))))
-                            runs.append((run, tuple(sorted(run.cards())), row.count(two)))
-    yield from _fewest_wild_twos(runs)
+        key = (*head, suit, SUIT_COUNTS[suit](counts))
+        found = memo.get(key)
+        if found is None:
+            found = remember(memo, key, tuple(_fewest_wild_twos(list(_suit_runs(counts, suit, rules, wild_avail)))))
+        yield from found
     for rank in set_ranks(rules):
-        base = rank * 4
-        have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
+        have = RANK_COUNTS[rank](counts)
         if not any(have):
             continue
-        for naturals in naturals_of(base, have):
-            for wilds in ((), *_wild_multisets(counts, wild_avail, 1)):
-                if len(naturals) + len(wilds) >= minimum and len(wilds) <= rules.max_wilds(len(naturals)):
-                    yield SetMeld(rank, naturals, wilds)
+        key = (*head, rank + 4, have)
+        found = memo.get(key)
+        if found is None:
+            found = remember(memo, key, tuple(_rank_sets(rank, have, counts, rules, wild_avail)))
+        yield from found
 
 
-def general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[AddOption]:
-    """Adds under a wild limit of one per two naturals, judged on the meld after the add.
+def _suit_runs(
+    counts: Sequence[int], suit: int, rules: Rules, wild_avail: list[int]
+) -> Iterator[tuple[Meld, tuple[int, ...], int]]:
+    """Every run of ``suit`` with its multiset of hand cards and its count of wild twos of the suit."""
+    minimum = rules.min_meld
+    wild_total = sum(counts[w] for w in wild_avail)
+    nat = [0, *(counts[c] for c in RUN_CODES[suit]), 0]
+    two = 4 + suit
+    for lo in range(1, 16 - minimum):
+        missing: list[int] = []
+        for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
+            if not nat[hi]:
+                missing.append(hi)
+                if len(missing) > wild_total:
+                    break
+            size = hi - lo + 1
+            if size < minimum or (lo == 2 and hi == 14):
+                continue
+            present = [p for p in range(lo, hi + 1) if nat[p]]
+            for extra in range(0, wild_total - len(missing) + 1):
+                n_wilds = len(missing) + extra
+                if n_wilds > rules.max_wilds(size - n_wilds):
+                    break
+                for chosen in combinations(present, extra):
+                    cells = sorted((*missing, *chosen))
+                    spent = {two: 1} if lo <= 2 <= hi and 2 not in cells else {}
+                    for row in _wild_rows(len(cells), counts, wild_avail, spent):
+                        if 2 in cells and row[cells.index(2)] == two:
+                            continue  # the run's own two on rank 2 is natural (R9)
+                        run = normalize_run(RunMeld(suit, lo, hi, tuple(zip(cells, row))))
+                        yield run, tuple(sorted(run.cards())), row.count(two)
+
+
+def _rank_sets(
+    rank: int, have: tuple[int, ...], counts: Sequence[int], rules: Rules, wild_avail: list[int]
+) -> Iterator[Meld]:
+    for naturals in naturals_of(rank * 4, have):
+        for wilds in ((), *_wild_multisets(counts, wild_avail, 1)):
+            if len(naturals) + len(wilds) >= rules.min_meld and len(wilds) <= rules.max_wilds(len(naturals)):
+                yield SetMeld(rank, naturals, wilds)
+
+
+def general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> tuple[AddOption, ...]:
+    """Adds under a wild limit of one per two naturals, judged on the meld after the add (remembered).
 
     One add moves at most one wild (the natural of its slot comes in); it goes
     to an end or a gap beyond the run as at the moment it moved (R13).
     """
+    if isinstance(meld, SetMeld):
+        part = RANK_COUNTS[meld.rank](counts)
+    elif isinstance(meld, RunMeld):
+        suit, lo, hi, wilds = meld
+        codes = POS_CODE[suit]
+        if not wild_avail and not (
+            (lo > 1 and counts[codes[lo - 1]])
+            or (hi < 14 and counts[codes[hi + 1]])
+            or any(counts[codes[p]] for p, _ in wilds)
+        ):
+            return ()  # no wild in hand and no natural next to the run or for its wilds' places
+        part = SUIT_COUNTS[suit](counts)
+    else:
+        return ()  # wild-card melds: wild_meld_adds
+    key = (meld, rules.wild_limit, tuple((w, counts[w]) for w in wild_avail), part)
+    found = _ADDS.get(key)
+    if found is None:
+        found = remember(_ADDS, key, tuple(_general_adds(meld, counts, rules, wild_avail)))
+    return found
+
+
+def _general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[AddOption]:
     if isinstance(meld, SetMeld):
         base = meld.rank * 4
         have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])

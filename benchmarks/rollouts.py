@@ -1,0 +1,106 @@
+"""The search bot's workloads, through the engine's stable interface only.
+
+``bench.py`` imports this for the current tree and, with ``--against REF``,
+runs it as a script against an older commit's ``src`` (a git worktree), so
+both engines play the same workloads in one run, interleaved.
+
+- random rollouts: from a mid-deal position, clone, play uniformly random
+  legal actions to the deal's end, score it;
+- greedy rollouts: clone, 16 decisions of the greedy bot (a view per
+  decision), score the deal as it stands: what the hard bot does per
+  candidate and sampled deal.
+
+The positions are the same in both trees: they are reached by choosing among
+the legal actions sorted by their text, so a change of the engine's order of
+legal actions changes nothing.  A rollout's own choices index the engine's
+order; a uniform choice is the same distribution in any order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from biriba.bots import make_bot
+from biriba.deal import Deal
+from biriba.rules import preset
+
+#: Decisions of a greedy rollout, as in the hard bot.
+GREEDY_DECISIONS = 16
+
+
+def mid_deal_positions(count: int, rules: str = "classic", seed: int = 5) -> list[Deal]:
+    """Deals some 20-120 random actions in, none over."""
+    out: list[Deal] = []
+    rng = random.Random(seed)
+    n = 0
+    while len(out) < count:
+        deal = Deal.shuffled(f"{rules}/{n}", rules=preset(rules), dealer=n % 4, max_turns=400)
+        n += 1
+        for _ in range(rng.randrange(20, 120)):
+            if deal.is_over:
+                break
+            deal.apply(rng.choice(sorted(deal.legal_actions(), key=str)), check=False)
+        if not deal.is_over:
+            out.append(deal)
+    return out
+
+
+def random_rollouts(positions: list[Deal], per_position: int, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    decisions = rollouts = 0
+    start = time.perf_counter()
+    for deal in positions:
+        for _ in range(per_position):
+            trial = deal.clone()
+            while trial.ended_by is None:
+                actions = list(trial.legal_actions())
+                trial.apply(actions[rng.randrange(len(actions))], check=False)
+                decisions += 1
+            trial.result()
+            rollouts += 1
+    return {"rollouts": rollouts, "decisions": decisions, "seconds": time.perf_counter() - start}
+
+
+def greedy_rollouts(positions: list[Deal], per_position: int, seed: int) -> dict[str, float]:
+    bot = make_bot("greedy", f"rollout/{seed}")
+    decisions = rollouts = 0
+    start = time.perf_counter()
+    for deal in positions:
+        for _ in range(per_position):
+            trial = deal.clone()
+            for _ in range(GREEDY_DECISIONS):
+                if trial.ended_by is not None:
+                    break
+                legal = list(trial.legal_actions())
+                trial.apply(bot.choose(trial.view_for(trial.to_move), legal), check=False)
+                decisions += 1
+            trial.result()
+            rollouts += 1
+    return {"rollouts": rollouts, "decisions": decisions, "seconds": time.perf_counter() - start}
+
+
+WORKLOADS = {"random": random_rollouts, "greedy": greedy_rollouts}
+
+
+def run(workload: str, rules: str, positions: int, per_position: int, seed: int) -> dict[str, float]:
+    return WORKLOADS[workload](mid_deal_positions(positions, rules), per_position, seed)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workload", choices=sorted(WORKLOADS))
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--per-position", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print(json.dumps(run(args.workload, args.rules, args.positions, args.per_position, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Remembered enumerations: the meld and add lists, keyed by the part of the hand they read.
+
+A hand changes by a card or two between decisions, so search and self-play
+mostly ask for lists already made.  A run reads one suit's naturals, a set
+one rank's cards, and both the hand's usable wilds; the enumerators key
+their lists on exactly those (see :mod:`.classic` and :mod:`.general`).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TypeVar
+
+from .types import RUN_CODES
+
+T = TypeVar("T")
+
+#: The hand's count of each natural card of a suit, ace to king: all a run reads.
+SUIT_COUNTS = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
+#: The hand's count of each card of a rank: all a set reads.
+RANK_COUNTS = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
+#: A memo that reaches this many entries starts afresh.
+MEMO_LIMIT = 100_000
+
+
+def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:
+    """Keep ``found`` under ``key``; a memo that reaches ``MEMO_LIMIT`` entries starts afresh."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = found
+    return found
