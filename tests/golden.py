@@ -6,7 +6,8 @@ sum, over those actions, of the legal actions that follow within the same
 turn).  They were generated once by this script; ``tests/test_golden.py``
 checks the engine against them in ``make test``, so every later optimisation
 of the enumeration is guarded.  Regenerate only when a rule change is meant
-to change the counts: ``python tests/golden.py`` (and say why in the commit).
+to change the counts: ``python tests/golden.py`` (and say why in the commit);
+``python tests/golden.py PRESET`` writes one preset's file (a new preset).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def sample_positions(name: str) -> list[dict[str, Any]]:
 
 def main() -> int:
     HERE.mkdir(exist_ok=True)
-    for name in PRESETS:
+    for name in sys.argv[1:] or PRESETS:
         lines = [json.dumps(item, separators=(",", ":")) for item in sample_positions(name)]
         (HERE / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
         print(f"{name}: {len(lines)} positions")

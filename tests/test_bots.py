@@ -82,8 +82,19 @@ def test_greedy_self_play_finishes_its_deals() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_greedy_finishes_its_deals_under_every_preset(preset: str) -> None:
+    """Issue 10, item 6: greedy plays every preset sensibly, ending fewer deals by passes than random."""
     stats = simulate(12, ["greedy"], seed=f"preset/{preset}", rules=PRESETS[preset]).to_json()
     assert stats["ended_by"]["capped"] == 0 and stats["deals"] == 12
+    random_stats = simulate(12, ["random"], seed=f"preset/{preset}", rules=PRESETS[preset]).to_json()
+    greedy_passes, random_passes = stats["ended_by"]["passes"], random_stats["ended_by"]["passes"]
+    assert greedy_passes < random_passes or greedy_passes == random_passes == 0
+    assert stats["ended_by"]["closure"] > random_stats["ended_by"]["closure"]
+
+
+def test_D34_greedy_closes_italian_individual_play() -> None:
+    """Three players alone under italian rules (seed 004's "Biriba individuale"): greedy goes out."""
+    stats = simulate(24, ["greedy"], seed="italian-individual", rules=PRESETS["italian-individual"]).to_json()
+    assert stats["ended_by"]["closure"] >= 5
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

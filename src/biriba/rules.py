@@ -468,6 +468,7 @@ PRESET_HELP: dict[str, str] = {
     "three-handed": "three players alone, wild-card biriba, in-hand and accumulated bonuses",
     "individual": "the non-partnership game for two: each alone with a reserve, three-handed scoring",
     "italian": "runs and ace sets, half wild limit, reserve at the first biriba, run and set to close",
+    "italian-individual": "the italian game for three players alone, each with a reserve, first to 1500",
 }
 _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
 
@@ -638,6 +639,10 @@ PRESETS: dict[str, Rules] = {
         target_rule=TargetRule.REACH,
     ),
 }
+#: Seed 004's "Biriba individuale": three players alone, each with a reserve, to 1500 (rules D34).
+PRESETS["italian-individual"] = PRESETS["italian"].replace(
+    name="italian-individual", seats=3, partnerships=False, target=1500
+)
 
 
 #: The version of the presets' definitions.  A record names its version
