@@ -10,8 +10,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -281,18 +281,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise Misuse("--deals must be at least 1")
     if args.max_turns < 1:
         raise Misuse("--max-turns must be at least 1")
-    progress = None
-    if not args.no_progress and not args.json:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with progress if progress is not None else nullcontext():
-        task = progress.add_task("deals", total=args.deals) if progress is not None else None
-
-        def advance() -> None:
-            if progress is not None and task is not None:
-                progress.advance(task)
-
+    with _progress_bar("deals", args.deals, not args.no_progress) as advance:
         stats = simulate(
             args.deals, kinds, args.seed, rules, args.max_turns, args.save, on_deal=advance, jobs=args.jobs
         )
@@ -315,6 +304,21 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
+def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar on standard error (so ``--json`` output stays clean); yields the step to call."""
+    if not shown or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
 def _tournament(args: argparse.Namespace) -> int:
     from .tournament import Spec, play_pairs, summarize
 
@@ -327,18 +331,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if len(rules.teams) < 2:
         raise Misuse("a tournament needs two teams or more")
     spec = Spec(args.bot_a, args.bot_b, rules, str(args.seed), args.matches)
-    progress = None
-    if not args.no_progress and not args.json:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with progress if progress is not None else nullcontext():
-        task = progress.add_task("pairs", total=args.deals) if progress is not None else None
-
-        def advance() -> None:
-            if progress is not None and task is not None:
-                progress.advance(task)
-
+    with _progress_bar("pairs", args.deals, not args.no_progress) as advance:
         try:
             pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
         except (ValueError, TypeError) as exc:
