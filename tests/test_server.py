@@ -309,3 +309,25 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
         assert end["over"] and end["result"]["team_scores"] == record["deals"][0]["result"]["team_scores"]
         assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 400
         assert json.dumps(record)  # the download is plain JSON
+
+
+def test_hard_bots_play_at_a_web_table(tmp_path: Any) -> None:
+    """Issue 10, item 5: the levels are offered wherever bots are chosen; the hard bot thinks in a thread."""
+    hard = {"kind": "bot", "bot": "hard"}
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, hard, hard, hard], bot_delay=0)
+        assert [s.get("bot") for s in table["seats"]] == [None, "hard", "hard", "hard"]
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> None:
+            async with Player(url, table["id"], token) as me:
+                rng = random.Random(3)
+                seen: set[int] = set()
+
+                def bots_have_played(state: dict[str, Any]) -> bool:
+                    seen.update(e["seat"] for e in state["events"] if e["kind"] == "action")
+                    return {1, 2, 3} <= seen
+
+                await me.play(rng, bots_have_played)
+
+        asyncio.run(main())

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BOT_KINDS, GreedyBot, make_bot
+from ..bots import BOT_KINDS, GreedyBot, SearchBot, make_bot
 from ..cards import NAMES, parse_card
 from ..errors import BiribaError, IllegalActionError, NotationError
 from ..match import Match
@@ -361,7 +361,18 @@ class LiveTable:
     async def _step(self, agent: Agent | None, pace: bool = False) -> None:
         if pace and time.monotonic() < self.last_event + self.settings.bot_delay:
             return
-        event = self.table.step(agent)
+        deal = self.table.match.current
+        chooser = agent or (self.table.agents[deal.to_move] if deal is not None else None)
+        if deal is not None and isinstance(chooser, SearchBot):
+            # A search takes a tenth of a second or more: it thinks in a thread on the seat's view,
+            # so the event loop goes on serving every table meanwhile.
+            seat, step = deal.to_move, len(deal.history)
+            action = await asyncio.to_thread(chooser.choose, deal.view_for(seat), list(deal.legal_actions()))
+            if self.table.match.current is not deal or len(deal.history) != step:
+                return  # the table moved on meanwhile (a returning person): choose again
+            event: Event | None = self.table.play(seat, action)
+        else:
+            event = self.table.step(agent)
         if event is not None:
             await self._committed(event)
 

@@ -6,7 +6,7 @@ import { $, clear, h } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { normalizeOptions } from "./rules.js";
 
-const BOTS = ["greedy", "random"];
+const BOTS = ["easy", "medium", "hard", "random"];
 const BOT_DELAYS = [0, 0.5, 1, 2, 4];
 const ABSENT = [30, 60, 120, 300, 900];
 const CLOCKS = [0, 30, 60, 120, 300];
@@ -273,7 +273,7 @@ function buildCreateForm(page, form, data) {
       const choice = select(
         `seat-kind-${seat}`,
         [["person", t("create.person")], ...BOTS.map((b) => [`bot:${b}`, t(`bot.${b}`)])],
-        previous[seat] || (seat === 0 ? "person" : "bot:greedy"),
+        previous[seat] || (seat === 0 ? "person" : "bot:medium"),
         seatLabel(seat),
       );
       kinds.push(choice.control);
@@ -334,7 +334,7 @@ function buildCreateForm(page, form, data) {
     Object.assign(options, parsed.options);
     const finalSeats = Number(options.seats ?? base.seats ?? seats);
     const entries = kinds.map((k) => (k.value === "person" ? { kind: "person" } : { kind: "bot", bot: k.value.split(":")[1] }));
-    while (entries.length < finalSeats) entries.push({ kind: "bot", bot: "greedy" });
+    while (entries.length < finalSeats) entries.push({ kind: "bot", bot: "medium" });
     entries.length = finalSeats;
     const clockValue = Number(clock.control.value);
     const spec = {
