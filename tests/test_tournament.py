@@ -9,15 +9,15 @@ import pytest
 
 from biriba.cli import main
 from biriba.rules import PRESETS
-from biriba.tournament import Spec, elo, play_pair, play_pairs, summarize, wilson
+from biriba.tournament import Game, Spec, _t95, elo, play_pair, play_pairs, summarize, wilson
 
 
 def test_a_pair_plays_one_deck_twice_with_the_sides_swapped() -> None:
     pair = play_pair(Spec("greedy", "random", seed="dup"), 3)
     assert len(pair.games) == 2
     first, second = pair.games
-    assert first.a > first.b and second.a > second.b  # greedy wins either side of the same deck
-    assert (first.a, first.b) != (second.b, second.a)  # the bots, not the cards, changed sides
+    assert first.lead > 0 and second.lead > 0  # greedy wins either side of the same deck
+    assert (first.a, first.others) != (second.others[0], (second.a,))  # the bots, not the cards, changed sides
 
 
 def test_results_are_the_same_with_one_or_two_processes() -> None:
@@ -36,9 +36,19 @@ def test_results_are_the_same_on_a_local_ray_cluster() -> None:
 def test_whole_matches_and_other_presets() -> None:
     spec = Spec("greedy", "random", rules=PRESETS["classic"].replace(target=600), seed="m", matches=True)
     pair = play_pair(spec, 0)
-    assert all(g.ended_by == "match" for g in pair.games) and all(g.a > 600 or g.b > 600 for g in pair.games)
-    three = Spec("greedy", "random", rules=PRESETS["three-handed"], seed="3")
-    assert len(play_pair(three, 1).games) == 2
+    assert all(g.ended_by == "match" for g in pair.games) and all(max(g.a, *g.others) > 600 for g in pair.games)
+
+
+def test_with_three_players_alone_each_deck_is_played_from_every_seat() -> None:
+    """One game per team: A in each seat in turn against B in the other two, compared with their mean."""
+    spec = Spec("greedy", "random", rules=PRESETS["three-handed"], seed="3")
+    games = play_pair(spec, 1).games
+    assert len(games) == 3 and all(len(g.others) == 2 for g in games)
+    assert len({(g.a, *g.others) for g in games}) == 3
+    game = Game(100, (50, 100), "closure")
+    assert game.lead == 25 and game.won == 0.75  # beat one, tied one
+    summary = summarize(spec, play_pairs(spec, 3))
+    assert summary.games == 9 and summary.mean_lead > 0
 
 
 def test_the_intervals() -> None:
@@ -46,6 +56,7 @@ def test_the_intervals() -> None:
     assert 0.40 < low < 0.41 and 0.59 < high < 0.60
     assert wilson(1.0, 10)[0] == pytest.approx(0.7225, abs=1e-3)
     assert elo(0.5) == 0 and round(elo(0.64)) == 100
+    assert _t95(11) == 2.228 and _t95(9) == 2.262 and _t95(500) == 1.980  # at or above the exact t: never too narrow
     spec = Spec("greedy", "random", seed="s")
     summary = summarize(spec, play_pairs(spec, 8))
     assert summary.lead_low < summary.mean_lead < summary.lead_high

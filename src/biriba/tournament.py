@@ -1,8 +1,9 @@
 """Tournaments between bots, with duplicate deals and honest intervals (``biriba tournament``).
 
-Every deck is played twice with the two bots' teams swapped, so the luck of
-the cards cancels: a pair's score is bot A's mean lead over bot B across
-its two games.  Dealers rotate from pair to pair.  Pairs are independent and
+Every deck is played once per team, bot A taking each team's seats in turn
+and bot B every other seat (twice, the sides swapped, in a partnership game),
+so the luck of the cards cancels: a pair's score is bot A's mean lead over
+bot B across its games.  Dealers rotate from pair to pair.  Pairs are independent and
 seeded by their number, so the results do not depend on how many processes
 (``jobs``) or Ray workers play them.  Reported: the mean lead per deal with
 a 95% interval, the share of games won with a Wilson interval, and the Elo
@@ -48,11 +49,21 @@ class Spec:
 
 @dataclass
 class Game:
-    """One game of a pair: bot A's team score and the best other team's (a deal, or a match's totals)."""
+    """One game of a pair: bot A's team score and the other teams' (bot B's), a deal's or a match's totals."""
 
     a: int
-    b: int
+    others: tuple[int, ...]
     ended_by: str
+
+    @property
+    def lead(self) -> float:
+        """A's lead over the mean of the B teams."""
+        return self.a - statistics.mean(self.others)
+
+    @property
+    def won(self) -> float:
+        """A's share of wins against each B team (ties count half): 0.5 between equals at any table size."""
+        return statistics.mean(1.0 if self.a > b else 0.5 if self.a == b else 0.0 for b in self.others)
 
 
 @dataclass
@@ -65,7 +76,7 @@ class Pair:
     @property
     def lead(self) -> float:
         """Bot A's mean lead over bot B in this pair's games."""
-        return statistics.mean(g.a - g.b for g in self.games)
+        return statistics.mean(g.lead for g in self.games)
 
 
 def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
@@ -101,19 +112,18 @@ class Timed:
 
 
 def play_pair(spec: Spec, number: int) -> Pair:
-    """Pair ``number``: one deck (or match seed), played with A's team first as team 0, then swapped."""
+    """Pair ``number``: one deck (or match seed), played once with A in each team's seats (B in the rest)."""
     rules = spec.rules
     games = []
     ms_a: list[float] = []
     ms_b: list[float] = []
-    for swap in (False, True):
-        a_team = 1 if swap else 0
+    for a_team in range(len(rules.teams)):
         holder: list[Deal] = []
         truth = _last(holder)
         agents: list[Agent] = []
         for s in range(rules.seats):
             ours = rules.team_of[s] == a_team
-            bot = agent(spec.bot_a if ours else spec.bot_b, f"{spec.seed}/{number}/{swap}/{s}", truth)
+            bot = agent(spec.bot_a if ours else spec.bot_b, f"{spec.seed}/{number}/{a_team}/{s}", truth)
             agents.append(Timed(bot, ms_a if ours else ms_b))
         if spec.matches:
             match = Match(rules, seed=f"{spec.seed}/{number}", max_turns=MAX_TURNS)
@@ -130,8 +140,8 @@ def play_pair(spec: Spec, number: int) -> Pair:
             play_deal(deal, agents)
             totals = list(deal.result().team_scores)
             ended = str(deal.ended_by)
-        others = [t for t in range(len(rules.teams)) if t != a_team]
-        games.append(Game(totals[a_team], max(totals[t] for t in others), ended))
+        others = tuple(totals[t] for t in range(len(rules.teams)) if t != a_team)
+        games.append(Game(totals[a_team], others, ended))
     return Pair(number, games, (ms_a, ms_b))
 
 
@@ -244,7 +254,7 @@ def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
     mean = statistics.mean(leads)
     half = _t95(n - 1) * statistics.stdev(leads) / math.sqrt(n) if n > 1 else math.inf
     games = [g for p in pairs for g in p.games]
-    wins = sum(1.0 if g.a > g.b else 0.5 if g.a == g.b else 0.0 for g in games)
+    wins = sum(g.won for g in games)
     share = wins / len(games)
     low, high = wilson(share, len(games))
     ended: dict[str, int] = {}
@@ -274,10 +284,7 @@ def elo(share: float) -> float:
 
 
 def _t95(df: int) -> float:
-    """Student's t for a two-sided 95% interval (the normal's 1.96 from 120 degrees of freedom on)."""
+    """Student's t for a two-sided 95% interval: the table's value at or below ``df`` (never too narrow)."""
     table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-             15: 2.131, 20: 2.086, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}  # fmt: skip
-    for key in sorted(table):
-        if df <= key:
-            return table[key]
-    return Z95
+             15: 2.131, 20: 2.086, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980, 1000: 1.962}  # fmt: skip
+    return table[max(k for k in table if k <= df)] if df >= 1 else math.inf

@@ -75,14 +75,17 @@ class SearchBot:
         self.last: Choice | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self.last = None
         if len(legal) == 1:
-            self.last = None
             return legal[0]
         candidates = self.ranker.ranked(view, legal)[: self.width]
         if len(candidates) == 1:
-            self.last = None
             return candidates[0]
-        return self.search(view, candidates, lambda: determinize(view, self.rng))
+        return self.search(view, candidates, self.worlds(view))
+
+    def worlds(self, view: PlayerView) -> Callable[[], Deal]:
+        """Where the searched deals come from: deals consistent with the view, sampled afresh each time."""
+        return lambda: determinize(view, self.rng)
 
     def search(self, view: PlayerView, candidates: list[Action], world: Callable[[], Deal]) -> Action:
         seat = view.seat
@@ -125,11 +128,5 @@ class PerfectBot(SearchBot):
         super().__init__(seed, **options)  # type: ignore[arg-type]
         self.truth = truth
 
-    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        candidates = self.ranker.ranked(view, legal)[: self.width]
-        if len(candidates) == 1:
-            return candidates[0]
-        deal = self.truth()
-        return self.search(view, candidates, deal.clone)
+    def worlds(self, view: PlayerView) -> Callable[[], Deal]:
+        return self.truth().clone

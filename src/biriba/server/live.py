@@ -33,6 +33,8 @@ from .store import SeatInfo, Store, StoredTable, TableRow, token_hash
 DEAL_PAUSE = 15.0
 #: The bot that plays for an absent person, or when a turn clock runs out.
 STAND_IN = "greedy"
+#: The longest a hard bot searches at a web table, in milliseconds (its table waits meanwhile).
+THINK_MS = 1000
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -97,6 +99,9 @@ class LiveTable:
             make_bot(s.bot or STAND_IN, f"{row.seed}/bot/{i}") if s.kind == "bot" else None
             for i, s in enumerate(row.seats)
         ]
+        for bot in agents:
+            if isinstance(bot, SearchBot):
+                bot.think_ms = THINK_MS
         self.table = Table(Match(self.rules, self.names(), seed=row.seed), agents)
         self.stand_in = GreedyBot(f"{row.seed}/stand-in")
         self.lock = asyncio.Lock()
@@ -364,12 +369,10 @@ class LiveTable:
         deal = self.table.match.current
         chooser = agent or (self.table.agents[deal.to_move] if deal is not None else None)
         if deal is not None and isinstance(chooser, SearchBot):
-            # A search takes a tenth of a second or more: it thinks in a thread on the seat's view,
-            # so the event loop goes on serving every table meanwhile.
-            seat, step = deal.to_move, len(deal.history)
+            # A search takes a tenth of a second or more: it runs in a thread on the seat's view, so the
+            # event loop serves every other table meanwhile (this one waits: its lock is held).
+            seat = deal.to_move
             action = await asyncio.to_thread(chooser.choose, deal.view_for(seat), list(deal.legal_actions()))
-            if self.table.match.current is not deal or len(deal.history) != step:
-                return  # the table moved on meanwhile (a returning person): choose again
             event: Event | None = self.table.play(seat, action)
         else:
             event = self.table.step(agent)
