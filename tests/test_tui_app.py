@@ -278,3 +278,22 @@ def test_every_meld_is_in_sight_and_a_click_adds_to_the_meld_clicked() -> None:
         assert str(deal.history[-1][1]) == "add 5 TH", app.status_text().plain
 
     run(test, session)
+
+
+def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
+    """The screen stays live while a hard bot searches; `h` shows the hard bot's choice and its reason."""
+    session = Session.new(CLASSIC, ["hard"], seed=4)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        assert app.session.your_turn
+        await app.pilot.press("h")  # type: ignore[attr-defined]
+        for _ in range(400):
+            await app.pilot.pause()  # type: ignore[attr-defined]
+            if "(" in app.message.plain:
+                break
+        hint = app.message.plain
+        assert hint.startswith("Hint: ") and hint.removeprefix("Hint: ").split(" (")[0] in map(str, app.session.legal())
+        assert "sampled deals" in hint or "the only move" in hint
+
+    run(test, session)

@@ -365,7 +365,15 @@ class BiribaApp(App[str]):
             self.call_later(self.bot_move)
 
     def bot_move(self) -> None:
-        self.session.step()
+        """The bot to move thinks in a thread (a hard bot searches), so the screen stays live meanwhile."""
+        self.run_worker(self._bot_think, thread=True, group="bot")
+
+    def _bot_think(self) -> None:
+        self.call_from_thread(self._bot_played, self.session.bot_choice())
+
+    def _bot_played(self, choice: tuple[int, Action] | None) -> None:
+        if choice is not None:
+            self.session.play_bot(*choice)
         self.redraw()
         self.advance()
 
@@ -510,9 +518,23 @@ class BiribaApp(App[str]):
         self.attempt(Action("discard", (cards[0],), (-1,)))
 
     def action_hint(self) -> None:
+        if not self.session.legal():
+            self.say("No hint: it is not your turn.", style="bold cyan")
+            return
+        self.say("Hint: thinking...", style="bold cyan")
+        self.run_worker(self._hint, thread=True, group="hint", exclusive=True)
+
+    def _hint(self) -> None:
+        """The hard bot's search for a hint, in a thread (up to a second and a half)."""
+        asked = self._moment()
         hint = self.session.hint()
-        text = f"Hint: {hint} ({self.session.hint_reason()})" if hint else "No hint: it is not your turn."
-        self.say(text, style="bold cyan")
+        text = f"Hint: {hint} ({self.session.hint_reason()})"
+        self.call_from_thread(lambda: self.say(text, "bold cyan") if self._moment() == asked else None)
+
+    def _moment(self) -> tuple[int, int]:
+        """Where the match stands (deals, actions): a hint is shown only if nobody has moved since."""
+        deals = self.session.table.match.deals
+        return len(deals), len(deals[-1].history) if deals else 0
 
     def action_log(self) -> None:
         lines = [line.text for line in self.session.deal_lines()] or [Text("Nothing yet.")]

@@ -217,9 +217,22 @@ class Session:
 
     def step(self) -> Event | None:
         """One bot action, if a bot is to move; tells it and saves."""
-        event = self.table.step()
-        if event is not None:
-            self._told(event)
+        choice = self.bot_choice()
+        return self.play_bot(*choice) if choice is not None else None
+
+    def bot_choice(self) -> tuple[int, Action] | None:
+        """The bot to move and its choice, not yet played: a search takes a while, so a screen may
+        ask for it in a thread and play it (:meth:`play_bot`) on its own."""
+        deal = self.table.match.current
+        bot = self.table.agents[deal.to_move] if deal is not None else None
+        if deal is None or bot is None:
+            return None
+        return deal.to_move, bot.choose(deal.view_for(deal.to_move), list(deal.legal_actions()))
+
+    def play_bot(self, seat: int, action: Action) -> Event:
+        """Play a bot's choice (checked like any action); tells it and saves."""
+        event = self.table.play(seat, action)
+        self._told(event)
         return event
 
     def hint(self) -> Action | None:
