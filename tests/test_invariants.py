@@ -111,7 +111,10 @@ def check_views(deal: Deal) -> None:
         for known in deal.known:  # and what all have seen go into a hand (a taken pile, found wilds)
             for code, count in enumerate(known):
                 allowed[code] += count
-        seen = visible_cards(view.to_json())
+        data = view.to_json()
+        packet = Counter(visible_cards(data.pop("packet", [])))
+        assert not packet - Counter(deal.hand(seat)), "a packet shown is one in the seat's own hand"
+        seen = visible_cards(data)
         assert not seen - allowed, f"seat {seat} sees {[NAMES[c] for c in seen - allowed]}"
         assert list(view.hand) == deal.hand(seat)
         assert view.stock_count == deal.stock_count

@@ -81,3 +81,30 @@ def test_unseen_cards_are_spread_uniformly() -> None:
     critical = df * (1 - 2 / (9 * df) + 3.09 * math.sqrt(2 / (9 * df))) ** 3  # p = 0.001, Wilson-Hilferty
     assert chi2 < critical, (chi2, critical)
     assert sum(landed) == runs * east_slots
+
+
+def test_an_inactive_reserve_keeps_its_packet_in_every_sample() -> None:
+    """R27 prices an inactive reserve by its packet: the taker saw it, the others sample it from its hand."""
+    from biriba.bots import make_bot
+
+    deal = Deal.shuffled(1, max_turns=300)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    while not any(r is not None and not r.active for r in deal.reserves):
+        deal.apply(bots[deal.to_move].choose(deal.view_for(deal.to_move), list(deal.legal_actions())))
+    team = next(t for t, r in enumerate(deal.reserves) if r is not None and not r.active)
+    holder = deal.reserves[team].seat  # type: ignore[union-attr]
+    packet = deal.reserve_packets[team]
+    own = deal.view_for(holder)
+    assert own.packet == packet and "packet" in own.to_json()
+    assert determinize(own, random.Random(1)).reserve_packets[team] == packet
+    other = deal.view_for((holder + 1) % 4)
+    assert other.packet == () and "packet" not in other.to_json()
+    rng = random.Random(2)
+    for _ in range(20):
+        sample = determinize(other, rng)
+        sampled = sample.reserve_packets[team]
+        assert len(sampled) == len(packet)
+        hand = list(sample.hands[holder])
+        for card in sampled:
+            hand[card] -= 1
+        assert min(hand) >= 0  # the sampled packet is in the taker's hand

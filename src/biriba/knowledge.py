@@ -81,8 +81,26 @@ def determinize(view: PlayerView, rng: random.Random, max_turns: int | None = No
         hands=hands,
         stock=stock,
         packets=tuple(packets),
+        reserve_packets=_inactive_packets(view, hands, rng),
         max_turns=max_turns,
     )
+
+
+def _inactive_packets(view: PlayerView, hands: list[list[int]], rng: random.Random) -> list[tuple[int, ...]]:
+    """The packet of each inactive reserve (R27 prices it): the seat's own as seen, another's sampled.
+
+    Another holder's packet is cards of its hand that nobody has seen there.
+    """
+    out: list[tuple[int, ...]] = [() for _ in view.rules.teams]
+    for team, reserve in enumerate(view.reserves):
+        if reserve is None or reserve.active:
+            continue
+        if reserve.seat == view.seat:
+            out[team] = view.packet
+            continue
+        counts = [n - k for n, k in zip(hands[reserve.seat], view.known[reserve.seat], strict=True)]
+        out[team] = tuple(sorted(rng.sample(cards_of(counts), view.rules.packet_size)))
+    return out
 
 
 def _public_fields(view: PlayerView) -> dict[str, object]:

@@ -30,6 +30,7 @@ class PlayerView(PublicState):
     hand: tuple[int, ...] = ()  # own cards, sorted codes
     stock_count: int = 0
     packet_sizes: tuple[int, ...] = ()  # packets not yet taken, top first
+    packet: tuple[int, ...] = ()  # the reserve packet this seat took, while it is inactive (R27 prices it)
 
     @classmethod
     def of(cls, deal: DealState, seat: int | None) -> PlayerView:
@@ -42,6 +43,12 @@ class PlayerView(PublicState):
         view.hand = tuple(cards_of(deal.hands[seat])) if seat is not None else ()
         view.stock_count = len(deal.stock)
         view.packet_sizes = tuple(map(len, deal.packets))
+        view.packet = ()
+        if seat is not None:
+            team = deal.rules.team_of[seat]
+            reserve = deal.reserves[team]
+            if reserve is not None and reserve.seat == seat and not reserve.active:
+                view.packet = deal.reserve_packets[team]
         return view
 
     @property
@@ -71,6 +78,8 @@ class PlayerView(PublicState):
         ]
         data["stock"] = {"count": self.stock_count}
         data["packets"] = [{"count": n} for n in self.packet_sizes]
+        if self.packet:
+            data["packet"] = [NAMES[c] for c in self.packet]
         data["viewer"] = self.seat
         return data
 
