@@ -118,16 +118,9 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tu
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
     key: tuple[object, ...]
     if isinstance(meld, RunMeld):
-        suit, lo, hi, wilds = meld
-        codes = POS_CODE[suit]
-        if not (
-            (lo > 1 and counts[codes[lo - 1]])
-            or (hi < 14 and counts[codes[hi + 1]])
-            or (wilds and counts[codes[wilds[0][0]]])
-            or (not wilds and wild_avail)
-        ):
-            return ()  # nothing in hand touches this run (most melds, most turns)
-        key = (meld, tuple(wild_avail), SUIT_COUNTS[suit](counts))
+        if not _touches(meld, counts, wild_avail):
+            return ()  # most melds, most turns
+        key = (meld, tuple(wild_avail), SUIT_COUNTS[meld.suit](counts))
     elif isinstance(meld, SetMeld):
         have = RANK_COUNTS[meld.rank](counts)
         if not any(have) and (meld.wilds or not wild_avail):
@@ -226,17 +219,24 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> It
             )
 
 
-def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
-    """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
+def _touches(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> bool:
+    """Could anything in hand go onto this one-wild run: a natural next to it or for its wild, or a wild?"""
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
-    if not (
+    return bool(
         (lo > 1 and counts[codes[lo - 1]])
         or (hi < 14 and counts[codes[hi + 1]])
         or (wilds and counts[codes[wilds[0][0]]])
         or (not wilds and hand_wilds)
-    ):
-        return  # nothing in hand touches this run
+    )
+
+
+def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+    """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
+    if not _touches(run, counts, hand_wilds):
+        return
+    suit, lo, hi, wilds = run
+    codes = POS_CODE[suit]
     two = 4 + suit
     span = hi - lo + 1
     low_cells = list(range(lo - 1, max(1, hi - 12) - 1, -1))  # outward from lo
