@@ -173,6 +173,18 @@ class Table:
             return None
         return self._played(deal, agent_turn(deal, chooser))
 
+    def choice(self, agent: Agent | None = None) -> tuple[int, Action] | None:
+        """The seat to move and its agent's (or ``agent``'s) choice, not yet played.
+
+        For a front end that lets a slow agent (a search) think in a thread and
+        then plays the choice with :meth:`play`; ``None`` as for :meth:`step`.
+        """
+        deal = self.match.current
+        chooser = agent or (self.agents[deal.to_move] if deal is not None else None)
+        if deal is None or chooser is None:
+            return None
+        return deal.to_move, chooser.choose(deal.view_for(deal.to_move), list(deal.legal_actions()))
+
     def run(self) -> None:
         """Step the agents until a person is to act or the deal is over."""
         deal = self.match.current

@@ -367,13 +367,12 @@ class LiveTable:
         if pace and time.monotonic() < self.last_event + self.settings.bot_delay:
             return
         deal = self.table.match.current
-        chooser = agent or (self.table.agents[deal.to_move] if deal is not None else None)
-        if deal is not None and isinstance(chooser, SearchBot):
+        event: Event | None
+        if deal is not None and isinstance(agent or self.table.agents[deal.to_move], SearchBot):
             # A search takes a tenth of a second or more: it runs in a thread on the seat's view, so the
             # event loop serves every other table meanwhile (this one waits: its lock is held).
-            seat = deal.to_move
-            action = await asyncio.to_thread(chooser.choose, deal.view_for(seat), list(deal.legal_actions()))
-            event: Event | None = self.table.play(seat, action)
+            choice = await asyncio.to_thread(self.table.choice, agent)
+            event = self.table.play(*choice) if choice is not None else None
         else:
             event = self.table.step(agent)
         if event is not None:

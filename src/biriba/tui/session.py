@@ -223,11 +223,7 @@ class Session:
     def bot_choice(self) -> tuple[int, Action] | None:
         """The bot to move and its choice, not yet played: a search takes a while, so a screen may
         ask for it in a thread and play it (:meth:`play_bot`) on its own."""
-        deal = self.table.match.current
-        bot = self.table.agents[deal.to_move] if deal is not None else None
-        if deal is None or bot is None:
-            return None
-        return deal.to_move, bot.choose(deal.view_for(deal.to_move), list(deal.legal_actions()))
+        return self.table.choice()
 
     def play_bot(self, seat: int, action: Action) -> Event:
         """Play a bot's choice (checked like any action); tells it and saves."""
