@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .cards import KINDS as CARD_KINDS
 from .cards import NAMES, parse_card
 from .errors import NotationError
 from .melds import NO_SLOT, format_placed, parse_placed
@@ -109,3 +110,5 @@ DRAW = Action("draw")
 TAKE = Action("take")
 PASS = Action("pass")
 SIMPLE = {"draw": DRAW, "take": TAKE, "pass": PASS}
+#: ``DISCARDS[code]``: the discard of that card, made once (listing legal actions is the hot path).
+DISCARDS = tuple(Action("discard", (code,), (NO_SLOT,)) for code in range(CARD_KINDS))

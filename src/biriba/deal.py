@@ -23,12 +23,11 @@ from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any
 
-from .actions import DRAW, PASS, TAKE, Action
+from .actions import DISCARDS, DRAW, PASS, TAKE, Action
 from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, rank_of, suit_of
 from .dealing import deal_order
 from .errors import IllegalActionError, InvalidPositionError
 from .melds import (
-    NO_SLOTS,
     Meld,
     RunMeld,
     SetMeld,
@@ -207,9 +206,10 @@ class Deal(DealState):
         if size >= 2 or self._may_empty_by_discard():
             if opening and 0 < self.opening_value < self._opening_minimum(team):
                 return  # the first melding is not yet worth its minimum (option opening_minimums)
-            for code in compress(range(KINDS), counts):
-                if code != took:
-                    yield new(Action, ("discard", (code,), NO_SLOTS[1], -1, None))
+            if took < 0:
+                yield from compress(DISCARDS, counts)
+            else:
+                yield from (DISCARDS[code] for code in compress(range(KINDS), counts) if code != took)
 
     def _wilds_ok(self, team: int) -> bool:
         """Seed 002's three-handed game: no wilds elsewhere while a wild-card meld is unfinished."""
