@@ -106,3 +106,24 @@ def test_self_play_records_replay_under_every_preset(preset: str, tmp_path) -> N
     for path in tmp_path.glob("*.json"):
         replay = replay_record(json.loads(path.read_text()))
         assert all(deal.is_over for deal in replay.deals)
+
+
+def test_easy_slips_about_one_move_in_three_to_one_of_greedys_next_favourites() -> None:
+    from biriba.bots import EasyBot, GreedyBot
+
+    deal = Deal.shuffled(12, max_turns=400)
+    greedy = GreedyBot("play")
+    choices = slips = 0
+    while not deal.is_over and choices < 400:
+        legal = list(deal.legal_actions())
+        view = deal.view_for(deal.to_move)
+        if len(legal) > 1:
+            choices += 1
+            easy = EasyBot(choices).choose(view, legal)
+            if easy != GreedyBot(choices).choose(view, legal):
+                slips += 1
+                assert easy in GreedyBot(choices).ranked(view, legal)[1:4]
+        deal.apply(greedy.choose(view, legal))
+        if deal.is_over:
+            deal = Deal.shuffled(choices, max_turns=400)
+    assert 0.28 < slips / choices < 0.43

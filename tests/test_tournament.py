@@ -71,3 +71,11 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["tournament", "greedy", "wizard", "--deals", "4"]) == 2
     assert main(["tournament", "hard:samples=1,width=2", "greedy", "--deals", "2", "--no-progress"]) == 0
     assert "duplicate pairs" in capsys.readouterr().out
+
+
+def test_a_bots_bad_settings_are_refused_before_any_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "hard:depth=3", "greedy", "--deals", "2", "--no-progress"]) == 2
+    assert "hard:depth=3: a bot's settings" in capsys.readouterr().err
+    assert main(["tournament", "greedy:samples=4", "greedy", "--deals", "2", "--no-progress"]) == 2
+    assert "takes no settings" in capsys.readouterr().err
+    assert main(["tournament", "hard:think_ms=2.5e2,samples=1", "greedy", "--deals", "2", "--no-progress"]) == 0

@@ -113,7 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tournament", help="two bots on duplicate deals, with 95%% intervals")
     p.add_argument("bot_a", metavar="BOT", help="a bot kind (hard:samples=16 sets a search bot's work)")
     p.add_argument("bot_b", metavar="BOT", help="the other bot")
-    p.add_argument("--deals", type=int, default=100, help="duplicate pairs: each deck played twice, sides swapped")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=100,
+        help="duplicate pairs: each deck played twice, sides swapped (3+ teams: once per team)",
+    )
     p.add_argument("--matches", action="store_true", help="whole matches instead of deals")
     p.add_argument("--rules", default="classic", help="rules preset")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
@@ -320,7 +325,7 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[[], 
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import Spec, play_pairs, summarize
+    from .tournament import Spec, check_agent, play_pairs, summarize
 
     for kind in (args.bot_a, args.bot_b):
         if kind.partition(":")[0] not in (*BOT_KINDS, "perfect"):
@@ -331,11 +336,13 @@ def _tournament(args: argparse.Namespace) -> int:
     if len(rules.teams) < 2:
         raise Misuse("a tournament needs two teams or more")
     spec = Spec(args.bot_a, args.bot_b, rules, str(args.seed), args.matches)
-    with _progress_bar("pairs", args.deals, not args.no_progress) as advance:
+    for kind in (args.bot_a, args.bot_b):
         try:
-            pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
+            check_agent(kind)
         except (ValueError, TypeError) as exc:
-            raise Misuse(f"a bot's settings: {exc}") from None
+            raise Misuse(f"{kind}: a bot's settings: {exc}") from None
+    with _progress_bar("pairs", args.deals, not args.no_progress) as advance:
+        pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
     summary = summarize(spec, pairs)
     if args.save:
         folder = Path(args.save)

@@ -108,7 +108,7 @@ def simulate(
     Matches are seeded by their number and played whole (up to ``deals``
     deals), in ``jobs`` processes; the statistics count the first ``deals``
     deals in match order, so they do not depend on ``jobs``.  ``save``
-    writes each match's record.
+    writes each match's record, the last one cut to the deals counted.
     """
     seat_kinds = [kinds[s % len(kinds)] for s in range(rules.seats)]
     stats = Stats(seat_kinds, team_labels(seat_kinds, rules), score_sums=[0] * len(rules.teams))
@@ -125,7 +125,10 @@ def simulate(
             for summaries, record in played:
                 if stats.deals >= deals:
                     break
-                for summary in summaries[: deals - stats.deals]:
+                counted = summaries[: deals - stats.deals]
+                if save_dir is not None and len(counted) < len(summaries):  # save only the deals counted
+                    record = _play_match((seat_kinds, rules, str(seed), number, max_turns, len(counted)))[1]
+                for summary in counted:
                     stats.deals += 1
                     stats.decisions += summary.decisions
                     stats.turn_sum += summary.turns

@@ -85,14 +85,30 @@ def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
     settings: dict[str, Any] = {}
     for item in filter(None, options.split(",")):
         key, _, value = item.partition("=")
-        settings[key.strip()] = float(value) if "." in value else int(value)
+        settings[key.strip()] = _number(value)
     if name == "perfect":
         return PerfectBot(truth, seed, **settings)
-    if name == "hard" and settings:
+    if name == "hard":
         return SearchBot(seed, **settings)
     if settings:
         raise ValueError(f"bot {name!r} takes no settings")
     return make_bot(name, seed)
+
+
+def check_agent(kind: str) -> None:
+    """Build the bot once, so that bad settings are refused (``ValueError``, ``TypeError``) before any deal."""
+
+    def no_truth() -> Deal:
+        raise AssertionError("a bot built to check its settings does not play")
+
+    agent(kind, "check", no_truth)
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 @dataclass

@@ -17,3 +17,8 @@ class Bot(Protocol):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One of ``legal`` (the mover's legal actions, never empty)."""
         ...
+
+
+def derived_seed(seed: int | str | None, part: str) -> str | None:
+    """The seed of one of a bot's own random streams: distinct per part, and unseeded if the bot is."""
+    return None if seed is None else f"{seed}/{part}"

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 from ..actions import Action
 from ..views import PlayerView
+from .base import derived_seed
 from .greedy import GreedyBot
 
-#: How often it picks among its top few instead of its best.
+#: How often it plays one of its next few favourites instead of its best.
 SLIP = 0.35
 
 
@@ -19,7 +20,7 @@ class EasyBot:
     name = "easy"
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(derived_seed(seed, "slip"))
         self.greedy = GreedyBot(seed)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -27,4 +28,4 @@ class EasyBot:
             return legal[0]
         if self.rng.random() >= SLIP:
             return self.greedy.choose(view, legal)
-        return self.rng.choice(self.greedy.ranked(view, legal)[:4])
+        return self.rng.choice(self.greedy.ranked(view, legal)[1:4])

@@ -63,11 +63,13 @@ class GreedyBot:
         return self._discard(view, discards) if discards else legal[0]
 
     def ranked(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
-        """The legal actions in the order this bot prefers them: its choice first.
+        """The legal actions in the order this bot prefers them.
 
         Melds and adds that gain come first (most gain first), then the
         discards (least useful card first), then the melds that do not pay.
-        The search bot tries the first few of this list.
+        The search bot tries the first few of this list.  The first is
+        :meth:`choose`'s choice but for ties, which :meth:`choose` breaks at
+        random and this by the legal order.
         """
         if view.phase == Phase.DRAW:
             first = self._draw_or_take(view, legal)

@@ -25,6 +25,7 @@ from ..deal import Deal
 from ..knowledge import determinize
 from ..table import agent_turn
 from ..views import PlayerView
+from .base import derived_seed
 from .greedy import GreedyBot
 
 #: Decisions played in a rollout before the position is scored as it stands.
@@ -45,7 +46,7 @@ class Choice:
         """One line for a hint: the choice's value against the next best."""
         order = sorted(range(len(self.actions)), key=lambda i: -self.values[i])
         best = order[0]
-        text = f"worth {self.values[best]:+.0f} points over {self.samples} sampled deals"
+        text = f"leads by {self.values[best]:+.0f} points a few turns on, over {self.samples} sampled deals"
         if len(order) > 1:
             second = order[1]
             text += f", against {self.values[second]:+.0f} for {self.actions[second]}"
@@ -70,8 +71,8 @@ class SearchBot:
         self.think_ms = think_ms
         self.width = width
         self.rollout_decisions = rollout_decisions
-        self.ranker = GreedyBot(f"{seed}/rank")
-        self.players = GreedyBot(f"{seed}/rollout")
+        self.ranker = GreedyBot(derived_seed(seed, "rank"))
+        self.rollout_bot = GreedyBot(derived_seed(seed, "rollout"))
         self.last: Choice | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -109,11 +110,11 @@ class SearchBot:
 
     def rollout(self, deal: Deal, seat: int) -> float:
         """Play on with greedy for everyone, then score the deal as it stands: our team against the best other."""
-        players = self.players
+        rollout_bot = self.rollout_bot
         for _ in range(self.rollout_decisions):
             if deal.is_over:
                 break
-            agent_turn(deal, players)
+            agent_turn(deal, rollout_bot)
         scores = deal.result().team_scores
         team = deal.rules.team_of[seat]
         return scores[team] - max(s for t, s in enumerate(scores) if t != team)

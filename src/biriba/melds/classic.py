@@ -73,14 +73,18 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
         if by_suit[suit] >= least:
             key = (suit, minimum, wilds, SUIT_COUNTS[suit](counts))
             found = memo.get(key)
-            yield found or remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+            if found is None:
+                found = remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+            yield found
     allowed = set_ranks(rules)
     for rank in ranks:  # in rank order: the codes came in order
         if rank in allowed:
             have = RANK_COUNTS[rank](counts)
             key = (rank + 4, minimum, wilds, have)
             found = memo.get(key)
-            yield found or remember(memo, key, _set_group(rank, have, wild_avail, minimum))
+            if found is None:
+                found = remember(memo, key, _set_group(rank, have, wild_avail, minimum))
+            yield found
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
