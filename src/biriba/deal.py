@@ -188,20 +188,17 @@ class Deal(DealState):
         took = self.took_single
         wilds_ok = self._wilds_ok(team)
         opening = opening_check and self._opening_minimum(team) > 0
+        most = size - 2 if took < 0 and not opening else -1  # a play of this many cards or fewer needs no check
         new = tuple.__new__
         for cards, slots in meld_placements(counts, rules, wilds_ok):
             action = new(Action, ("meld", cards, slots, -1, None))
-            if ((size - len(cards) >= 2 and took < 0) or self._rest_ok(action)) and (
-                not opening or self._opening_ok(action)
-            ):
+            if len(cards) <= most or self._play_ok(action, opening):
                 yield action
         wild_avail = hand_wilds(counts, rules, wilds_ok)
         for index, meld in enumerate(self.melds[team]):
             for option in adds_with(meld, counts, rules, wild_avail):
                 action = new(Action, ("add", option.cards, option.slots, index, option.end))
-                if ((size - len(option.cards) >= 2 and took < 0) or self._rest_ok(action)) and (
-                    not opening or self._opening_ok(action)
-                ):
+                if len(option.cards) <= most or self._play_ok(action, opening):
                     yield action
         if size >= 2 or self._may_empty_by_discard():
             if opening and 0 < self.opening_value < self._opening_minimum(team):
@@ -210,6 +207,10 @@ class Deal(DealState):
                 yield from compress(DISCARDS, counts)
             else:
                 yield from (DISCARDS[code] for code in compress(range(KINDS), counts) if code != took)
+
+    def _play_ok(self, action: Action, opening: bool) -> bool:
+        """May the mover play this meld or add: the cards it leaves (R17, R18, R21, R30), the opening minimum?"""
+        return self._rest_ok(action) and (not opening or self._opening_ok(action))
 
     def _wilds_ok(self, team: int) -> bool:
         """Seed 002's three-handed game: no wilds elsewhere while a wild-card meld is unfinished."""
