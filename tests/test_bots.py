@@ -9,7 +9,7 @@ import pytest
 
 from biriba.bots import BOT_KINDS, make_bot
 from biriba.deal import Deal
-from biriba.records import position_from_json, position_to_json
+from biriba.knowledge import determinize
 from biriba.rules import PRESETS
 from biriba.simulate import simulate
 from biriba.table import play_deal
@@ -34,18 +34,8 @@ def test_bots_are_reproducible_under_a_seed(kind: str) -> None:
 
 
 def hide_and_shuffle(deal: Deal, seat: int, seed: int) -> Deal:
-    """The same deal as ``seat`` sees it, with every card it cannot see dealt differently."""
-    data = position_to_json(deal)
-    rng = random.Random(seed)
-    hidden = [c for s, hand in enumerate(data["hands"]) if s != seat for c in hand]
-    hidden += data["stock"] + [c for p in data["packets"] for c in p]
-    rng.shuffle(hidden)
-    for s, hand in enumerate(data["hands"]):
-        if s != seat:
-            data["hands"][s], hidden = hidden[: len(hand)], hidden[len(hand) :]
-    data["packets"] = [hidden[i * 11 : (i + 1) * 11] for i in range(len(data["packets"]))]
-    data["stock"] = hidden[len(data["packets"]) * 11 :]
-    return position_from_json(json.loads(json.dumps(data)))
+    """The same deal as ``seat`` sees it, every card it cannot see dealt again (the known ones where they are)."""
+    return determinize(deal.view_for(seat), random.Random(seed))
 
 
 @pytest.mark.parametrize("kind", sorted(BOT_KINDS))
