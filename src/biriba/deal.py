@@ -33,7 +33,7 @@ from .melds import (
     SetMeld,
     WildMeld,
     add_options,
-    adds_with,
+    adds_under,
     hand_wilds,
     is_biriba,
     meld_options,
@@ -195,8 +195,9 @@ class Deal(DealState):
             if len(cards) <= most or self._play_ok(action, opening):
                 yield action
         wild_avail = hand_wilds(counts, rules, wilds_ok)
+        adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
-            for option in adds_with(meld, counts, rules, wild_avail):
+            for option in adds(meld, counts, wild_avail):
                 action = new(Action, ("add", option.cards, option.slots, index, option.end))
                 if len(option.cards) <= most or self._play_ok(action, opening):
                     yield action

@@ -13,7 +13,16 @@ The package follows its own sections:
 
 from .explain import explain_add, explain_meld, too_many_wilds
 from .notation import parse_meld, parse_placed
-from .options import add_options, adds_with, hand_wilds, meld_options, meld_placements, resolve_add, resolve_meld
+from .options import (
+    add_options,
+    adds_under,
+    adds_with,
+    hand_wilds,
+    meld_options,
+    meld_placements,
+    resolve_add,
+    resolve_meld,
+)
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -42,6 +51,7 @@ __all__ = [
     "SetMeld",
     "WildMeld",
     "add_options",
+    "adds_under",
     "adds_with",
     "explain_add",
     "explain_meld",

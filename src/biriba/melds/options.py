@@ -9,7 +9,7 @@ disagree.  Each dispatches to the fast one-wild enumerator
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..cards import counts_of
 from ..rules import Rules, WildLimit
@@ -73,6 +73,16 @@ def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[
     if rules.wild_limit != WildLimit.ONE:
         return general_adds(meld, counts, rules, wild_avail)
     return classic_adds(meld, counts, wild_avail)
+
+
+def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[AddOption]]:
+    """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail)``, dispatched once.
+
+    Listing legal actions asks it of every team meld at every decision.
+    """
+    if rules.wild_limit == WildLimit.ONE and not rules.wild_melds:
+        return classic_adds
+    return lambda meld, counts, wild_avail: adds_with(meld, counts, rules, wild_avail)
 
 
 def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Meld:
