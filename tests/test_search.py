@@ -52,10 +52,10 @@ def test_a_search_explains_its_choice() -> None:
     view = deal.view_for(deal.to_move)
     bot = SearchBot(0, samples=4)
     action = bot.choose(view, list(deal.legal_actions()))
-    if bot.last is not None:
-        reason = bot.last.reason()
-        assert "over 4 sampled deals" in reason and "points" in reason
-        assert action in bot.last.actions
+    assert bot.last is not None  # this position has a choice
+    reason = bot.last.reason()
+    assert "on the table a few turns on, over 4 sampled deals, against" in reason
+    assert action in bot.last.actions
 
 
 def test_the_perfect_bot_searches_the_true_deal() -> None:
@@ -77,3 +77,18 @@ def test_the_levels_are_offered_with_a_line_each() -> None:
     while not again.is_over:
         agent_turn(again, bots[again.to_move])
     assert again.history == deal.history  # reproducible under a seed
+
+
+def test_a_rollout_counts_cards_in_hand_only_once_the_deal_is_over() -> None:
+    deal = midgame(3, steps=41)
+    seat = deal.to_move
+    result = deal.result()
+    table = [total - part["hands"] for total, part in zip(result.team_scores, result.breakdown)]
+    assert table != list(result.team_scores)  # there are cards in hand to leave aside
+    team = deal.rules.team_of[seat]
+    expected = table[team] - max(points for t, points in enumerate(table) if t != team)
+    assert SearchBot(0, rollout_decisions=0).rollout(deal.clone(), seat) == expected
+    while not deal.is_over:
+        deal.apply(next(iter(deal.legal_actions())))
+    final = deal.result().team_scores
+    assert SearchBot(0).rollout(deal, seat) == final[team] - max(s for t, s in enumerate(final) if t != team)

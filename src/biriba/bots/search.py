@@ -46,7 +46,7 @@ class Choice:
         """One line for a hint: the choice's value against the next best."""
         order = sorted(range(len(self.actions)), key=lambda i: -self.values[i])
         best = order[0]
-        text = f"leads by {self.values[best]:+.0f} points a few turns on, over {self.samples} sampled deals"
+        text = f"ahead by {self.values[best]:+.0f} on the table a few turns on, over {self.samples} sampled deals"
         if len(order) > 1:
             second = order[1]
             text += f", against {self.values[second]:+.0f} for {self.actions[second]}"
@@ -109,13 +109,21 @@ class SearchBot:
         return candidates[best]
 
     def rollout(self, deal: Deal, seat: int) -> float:
-        """Play on with greedy for everyone, then score the deal as it stands: our team against the best other."""
+        """Play on with greedy for everyone, then score the deal as it stands: our team against the best other.
+
+        Cards still in hand count only once the deal is over: a few turns on
+        they are not lost yet, and counting them would price a taken pile or
+        a reserve packet (italian: picked up with the first biriba) as a loss.
+        """
         rollout_bot = self.rollout_bot
         for _ in range(self.rollout_decisions):
             if deal.is_over:
                 break
             agent_turn(deal, rollout_bot)
-        scores = deal.result().team_scores
+        result = deal.result()
+        scores = result.team_scores
+        if not deal.is_over:
+            scores = tuple(total - part["hands"] for total, part in zip(scores, result.breakdown))
         team = deal.rules.team_of[seat]
         return scores[team] - max(s for t, s in enumerate(scores) if t != team)
 
