@@ -61,7 +61,7 @@ class SearchBot:
     def __init__(
         self,
         seed: int | str | None = None,
-        samples: int = 8,
+        samples: int = 16,
         think_ms: float | None = None,
         width: int = WIDTH,
         rollout_decisions: int = ROLLOUT_DECISIONS,

@@ -58,7 +58,7 @@ class Session:
     mark: int = 0  # the first event you have not seen at your last turn
     mark_line: int = 0  # after a resume: the first line you had not seen
     fresh: Counter[int] = field(default_factory=Counter)  # cards you drew or took this turn
-    hinter: SearchBot = field(default_factory=lambda: SearchBot(0, samples=8, think_ms=1500))
+    hinter: SearchBot = field(default_factory=lambda: SearchBot(0, think_ms=1500))
 
     # --------------------------------------------------------- starting
     @classmethod
