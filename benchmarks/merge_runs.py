@@ -25,6 +25,9 @@ def main(argv: list[str]) -> int:
     pairs: list[Pair] = []
     medians: list[float] = []
     for run, folder in enumerate(map(Path, folders)):
+        if not (folder / "pairs.json").exists():
+            print(f"{folder}: no pairs.json here (is it a finished run saved with --save?)", file=sys.stderr)
+            return 1
         for pair in json.loads((folder / "pairs.json").read_text()):
             games = [Game(g["a"], tuple(g["others"]), g["ended_by"]) for g in pair["games"]]
             pairs.append(Pair(run * 1_000_000 + pair["pair"], games))
