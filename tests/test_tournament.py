@@ -84,20 +84,12 @@ def test_a_bots_bad_settings_are_refused_before_any_deal(capsys: pytest.CaptureF
 def test_saved_runs_merge_into_one_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``benchmarks/merge_runs.py``: how docs/bots.md's rows were put together from runs."""
     import runpy
-    import sys
 
     for seed in ("m1", "m2"):
         saved = str(tmp_path / seed)
         assert main(["tournament", "greedy", "random", "--deals", "3", "--seed", seed, "--json", "--save", saved]) == 0
         (tmp_path / seed / "out.json").write_text(capsys.readouterr().out)
-    merge = Path(__file__).resolve().parent.parent / "benchmarks" / "merge_runs.py"
-    argv = sys.argv
-    sys.argv = [str(merge), "greedy", "random", str(tmp_path / "m1"), str(tmp_path / "m2")]
-    try:
-        with pytest.raises(SystemExit) as done:
-            runpy.run_path(str(merge), run_name="__main__")
-    finally:
-        sys.argv = argv
+    merge = runpy.run_path(str(Path(__file__).resolve().parent.parent / "benchmarks" / "merge_runs.py"))["main"]
+    assert merge(["greedy", "random", str(tmp_path / "m1"), str(tmp_path / "m2")]) == 0
     out = capsys.readouterr().out
-    assert done.value.code == 0
     assert "2 runs merged" in out and "6 duplicate pairs, 12 games" in out and "median decision of greedy" in out

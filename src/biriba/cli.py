@@ -330,17 +330,16 @@ def _tournament(args: argparse.Namespace) -> int:
     for kind in (args.bot_a, args.bot_b):
         if kind.partition(":")[0] not in (*BOT_KINDS, "perfect"):
             raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted((*BOT_KINDS, 'perfect')))}")
+        try:
+            check_agent(kind)
+        except (ValueError, TypeError) as exc:
+            raise Misuse(f"{kind}: a bot's settings: {exc}") from None
     if args.deals < 2 or args.jobs < 1:
         raise Misuse("--deals is at least 2 and --jobs at least 1")
     rules = _rules_arg(args.rules, args.set)
     if len(rules.teams) < 2:
         raise Misuse("a tournament needs two teams or more")
     spec = Spec(args.bot_a, args.bot_b, rules, str(args.seed), args.matches)
-    for kind in (args.bot_a, args.bot_b):
-        try:
-            check_agent(kind)
-        except (ValueError, TypeError) as exc:
-            raise Misuse(f"{kind}: a bot's settings: {exc}") from None
     with _progress_bar("pairs", args.deals, not args.no_progress) as advance:
         pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
     summary = summarize(spec, pairs)
