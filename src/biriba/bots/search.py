@@ -46,10 +46,10 @@ class Choice:
         """One line for a hint: the choice's value against the next best."""
         order = sorted(range(len(self.actions)), key=lambda i: -self.values[i])
         best = order[0]
-        text = f"ahead by {self.values[best]:+.0f} on the table a few turns on, over {self.samples} sampled deals"
+        text = f"margin {self.values[best]:+.0f} a few turns on, over {self.samples} sampled deals"
         if len(order) > 1:
             second = order[1]
-            text += f", against {self.values[second]:+.0f} for {self.actions[second]}"
+            text += f"; {self.actions[second]} {self.values[second]:+.0f}"
         return text
 
 
