@@ -36,6 +36,8 @@ from .melds import (
     adds_under,
     hand_wilds,
     is_biriba,
+    listed_add,
+    listed_meld,
     meld_options,
     meld_placements,
     resolve_add,
@@ -46,6 +48,9 @@ from .scoring import DealResult, score_deal
 from .state import DealState
 from .terms import Ending, Outcome, Phase, Pickup, Reserve
 from .views import PlayerView
+
+#: The phases every decision reads, looked up once (an enum member read through its class costs more).
+_DRAW, _PLAY = Phase.DRAW, Phase.PLAY
 
 
 class Deal(DealState):
@@ -165,12 +170,12 @@ class Deal(DealState):
         return score_deal(self)
 
     # -------------------------------------------------------- generation
-    def _generate(self) -> Iterator[Action]:
-        if self.phase == Phase.PLAY:
+    def _generate(self) -> list[Action]:
+        if self.phase == _PLAY:
             return self._play_actions()
-        if self.phase == Phase.DRAW:
-            return iter(self._draw_actions())
-        return iter(())
+        if self.phase == _DRAW:
+            return self._draw_actions()
+        return []
 
     def _draw_actions(self) -> list[Action]:
         if self.stock:
@@ -179,35 +184,46 @@ class Deal(DealState):
             return [TAKE] if self.rules.stock_out == StockOut.TAKE_IF_ABLE else [TAKE, PASS]
         return [PASS]
 
-    def _play_actions(self, opening_check: bool = True) -> Iterator[Action]:
+    def _play_actions(self, opening_check: bool = True) -> list[Action]:
+        """The mover's legal melds, adds and discards, in that order (built whole: the hottest path of self-play)."""
+        seat = self.to_move
+        opening = opening_check and self._opening_minimum(self.rules.team_of[seat]) > 0
+        most = self.sizes[seat] - 2 if self.took_single < 0 and not opening else -1  # fewer cards need no check
+        plays: list[Action] = []
+        keep = plays.append
+        for action in self._plays():
+            if len(action[1]) <= most or self._play_ok(action, opening):
+                keep(action)
+        plays += self._discards(opening)
+        return plays
+
+    def _plays(self) -> Iterator[Action]:
+        """Every meld and add the mover's cards make, before :meth:`_play_ok` judges what each leaves."""
         seat = self.to_move
         counts = self.hands[seat]
-        size = self.sizes[seat]
         rules = self.rules
         team = rules.team_of[seat]
-        took = self.took_single
-        wilds_ok = self._wilds_ok(team)
-        opening = opening_check and self._opening_minimum(team) > 0
-        most = size - 2 if took < 0 and not opening else -1  # a play of this many cards or fewer needs no check
+        wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
         new = tuple.__new__
-        for cards, slots in meld_placements(counts, rules, wilds_ok):
-            action = new(Action, ("meld", cards, slots, -1, None))
-            if len(cards) <= most or self._play_ok(action, opening):
-                yield action
-        wild_avail = hand_wilds(counts, rules, wilds_ok)
+        for cards, slots in meld_placements(counts, rules, wild_avail):
+            yield new(Action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
             for option in adds(meld, counts, wild_avail):
-                action = new(Action, ("add", option.cards, option.slots, index, option.end))
-                if len(option.cards) <= most or self._play_ok(action, opening):
-                    yield action
-        if size >= 2 or self._may_empty_by_discard():
-            if opening and 0 < self.opening_value < self._opening_minimum(team):
-                return  # the first melding is not yet worth its minimum (option opening_minimums)
-            if took < 0:
-                yield from compress(DISCARDS, counts)
-            else:
-                yield from (DISCARDS[code] for code in compress(range(KINDS), counts) if code != took)
+                yield new(Action, ("add", option.cards, option.slots, index, option.end))
+
+    def _discards(self, opening: bool = True) -> list[Action]:
+        """The mover's legal discards (R16, R17, R19, R22; the opening minimum unless ``opening`` is false)."""
+        seat = self.to_move
+        if self.sizes[seat] < 2 and not self._may_empty_by_discard():
+            return []
+        if opening and 0 < self.opening_value < self._opening_minimum(self.rules.team_of[seat]):
+            return []  # the first melding is not yet worth its minimum (option opening_minimums)
+        counts = self.hands[seat]
+        took = self.took_single
+        if took < 0:
+            return list(compress(DISCARDS, counts))
+        return [DISCARDS[code] for code in compress(range(KINDS), counts) if code != took]
 
     def _play_ok(self, action: Action, opening: bool) -> bool:
         """May the mover play this meld or add: the cards it leaves (R17, R18, R21, R30), the opening minimum?"""
@@ -242,15 +258,16 @@ class Deal(DealState):
         """
         rules = self.rules
         top = self.discard[-1]
+        team = rules.team_of[seat]
         if not self._meld_of_three(seat, top):
             alone = [0] * KINDS
             alone[top] = 1
-            team = rules.team_of[seat]
             if not any(next(add_options(m, alone, rules), None) for m in self.melds[team]):
                 return False
         trial = self.clone()
         trial._do_take(seat)
-        return any(a.kind != "discard" and top in a.cards for a in trial._play_actions())
+        opening = trial._opening_minimum(team) > 0
+        return any(top in a.cards and trial._play_ok(a, opening) for a in trial._plays())
 
     def _meld_of_three(self, seat: int, top: int) -> bool:
         """Does ``top`` make a meld with two natural cards of the hand (seed 004's take rule)?
@@ -275,7 +292,8 @@ class Deal(DealState):
         return False
 
     def _has_play_action(self) -> bool:
-        return next(iter(self._play_actions()), None) is not None
+        """Has the mover any legal play?  A discard is the quickest to find, so it is looked for first."""
+        return bool(self._discards()) or bool(self._play_actions())
 
     def _can_close(self) -> bool:
         """May the mover go out (R22 and its options)?
@@ -608,7 +626,7 @@ class Deal(DealState):
         self.stock = self.stock[1:]
         self.hands[seat][card] += 1
         self.sizes[seat] += 1
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if not self.stock and self.rules.stock_out == StockOut.END:
             self.last_round = True  # the deal ends with this turn (seeds 001, 002)
         return Outcome(seat, action, drawn=card)
@@ -664,15 +682,14 @@ class Deal(DealState):
         melds = self.melds[team]
         opening = len(melds) == self.turn_melds  # every team meld is this turn's
         hand = self.hands[seat]
+        if meld is None:
+            meld = self._listed_meld(action)
         known = self.known[seat]
         for c in action.cards:
             hand[c] -= 1
             if known[c]:
                 known[c] -= 1
         self.sizes[seat] -= len(action.cards)
-        if meld is None:
-            meld = self._resolve(action)[1]
-            assert meld is not None
         before = self.biribas[team]
         if action.kind == "meld":
             melds.append(meld)
@@ -693,6 +710,19 @@ class Deal(DealState):
             and self.packets
         ):
             self.reserve_due = True
+
+    def _listed_meld(self, action: Action) -> Meld:
+        """The meld a meld or add from :meth:`legal_actions` leaves: found where the listing found it."""
+        counts = self.hands[self.to_move]
+        if action.kind == "meld":
+            meld = listed_meld(action.cards, action.slots, counts, self.rules)
+        else:
+            target = self.melds[self.rules.team_of[self.to_move]][action.meld]
+            meld = listed_add(target, action.cards, action.slots, action.end, counts, self.rules)
+        if meld is None:
+            meld = self._resolve(action)[1]
+            assert meld is not None
+        return meld
 
     def _start_turn(self, seat: int) -> None:
         """R19: the first action of the owner's next turn activates an inactive reserve."""
@@ -716,7 +746,7 @@ class Deal(DealState):
         self.discard = []
         self.took_single = taken[0] if len(taken) == 1 else -1
         self.passes = 0
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         return taken
 
     def _pick_up_reserve(self, seat: int, active: bool) -> tuple[int, ...]:
@@ -741,7 +771,7 @@ class Deal(DealState):
             self._end(Ending.CAPPED)
             return Ending.CAPPED
         self.to_move = (self.to_move + 1) % self.rules.seats
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self.took_single = -1
         self.took_with_one = False
         self.turn += 1
@@ -792,17 +822,17 @@ class LegalActions:
         self.deal = deal
 
     def __iter__(self) -> Iterator[Action]:
-        return self.deal._generate()
+        return iter(self.deal._generate())
 
     def count(self) -> int:
         """How many there are.  (No ``__len__``: ``list()`` would call it and generate twice.)"""
-        return sum(1 for _ in self.deal._generate())
+        return len(self.deal._generate())
 
     def __bool__(self) -> bool:
-        return next(self.deal._generate(), None) is not None
+        return bool(self.deal._generate())
 
     def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and action in set(self.deal._generate())
+        return isinstance(action, Action) and action in self.deal._generate()
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"

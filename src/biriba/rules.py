@@ -273,6 +273,11 @@ class Rules:
         """Codes of the cards that can act as wilds (R6)."""
         return (JOKER, 4, 5, 6, 7) if self.twos_wild else (JOKER,)
 
+    @cached_property
+    def simple_wilds(self) -> bool:
+        """One wild per meld and no melds of wilds: the rules the fast meld enumerator serves (R7, R14)."""
+        return self.wild_limit == WildLimit.ONE and not self.wild_melds
+
     @property
     def deck_size(self) -> int:
         return 52 * self.packs + self.jokers

@@ -52,39 +52,52 @@ def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int
     return out
 
 
+def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
+    """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``."""
+    for melds, placements in _groups(counts, rules, wild_avail):
+        for meld, placed in zip(melds, placements):
+            if placed == placement:
+                return meld
+    return None
+
+
 def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Group]:
-    """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered)."""
+    """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered).
+
+    The hand is read as one integer, a byte per card kind, so that the part a
+    suit's runs or a rank's sets read is a mask away (a memo key) and the
+    ranks with enough cards for a set are found without a loop over the hand.
+    """
     minimum = rules.min_meld
     least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
-    by_suit = [0, 0, 0, 0]
-    by_rank = [0] * 13
-    ranks = []  # the ranks with enough cards for a set, as they get there
-    for code in compress(range(52), counts):
-        n = counts[code]
-        by_suit[code & 3] += n
-        rank = code >> 2
-        before = by_rank[rank]
-        by_rank[rank] = before + n
-        if before < least <= before + n:
-            ranks.append(rank)
+    hand = int.from_bytes(bytes(counts), "little")
     wilds = tuple(wild_avail)
     memo = _GROUPS
-    for suit in range(4):
-        if by_suit[suit] >= least:
-            key = (suit, minimum, wilds, SUIT_COUNTS[suit](counts))
-            found = memo.get(key)
-            if found is None:
-                found = remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+    for suit, mask in enumerate(SUIT_MASKS):
+        key = (suit, minimum, wilds, hand & mask)
+        found = memo.get(key)
+        if found is None:
+            found = remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+        if found[0]:
             yield found
+    by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
     allowed = set_ranks(rules)
-    for rank in ranks:  # in rank order: the codes came in order
+    for rank in compress(range(13), by_rank.translate(AT_LEAST[least])):
         if rank in allowed:
-            have = RANK_COUNTS[rank](counts)
-            key = (rank + 4, minimum, wilds, have)
+            key = (rank + 4, minimum, wilds, (hand >> (32 * rank)) & 0xFFFFFFFF)
             found = memo.get(key)
             if found is None:
-                found = remember(memo, key, _set_group(rank, have, wild_avail, minimum))
+                found = remember(memo, key, _set_group(rank, RANK_COUNTS[rank](counts), wild_avail, minimum))
             yield found
+
+
+#: ``hand & SUIT_MASKS[suit]``: the bytes of a suit's natural cards, all its runs read.
+SUIT_MASKS = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
+#: Multiplying by this sums each rank's four bytes into the rank's last byte (at most 4 x 2 copies: no carry).
+RANK_SUMS = 0x01010101
+RANK_SUM_BYTES = 60
+#: ``AT_LEAST[n]``: a byte table, 1 where a count is at least ``n``.
+AT_LEAST = tuple(bytes(1 if count >= n else 0 for count in range(256)) for n in range(16))
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
@@ -121,10 +134,16 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
 def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[AddOption, ...]:
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
     key: tuple[object, ...]
-    if isinstance(meld, RunMeld):
-        if not _touches(meld, counts, wild_avail):
+    if type(meld) is RunMeld:
+        suit, lo, hi, wilds = meld
+        codes = POS_CODE[suit]
+        if not (  # could anything in hand go onto it: a natural next to it or for its wild, or a wild?
+            (lo > 1 and counts[codes[lo - 1]])
+            or (hi < 14 and counts[codes[hi + 1]])
+            or (counts[codes[wilds[0][0]]] if wilds else wild_avail)
+        ):
             return ()  # most melds, most turns
-        key = (meld, tuple(wild_avail), SUIT_COUNTS[meld.suit](counts))
+        key = (meld, tuple(wild_avail), SUIT_COUNTS[suit](counts))
     elif isinstance(meld, SetMeld):
         have = RANK_COUNTS[meld.rank](counts)
         if not any(have) and (meld.wilds or not wild_avail):
@@ -223,22 +242,8 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> It
             )
 
 
-def _touches(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> bool:
-    """Could anything in hand go onto this one-wild run: a natural next to it or for its wild, or a wild?"""
-    suit, lo, hi, wilds = run
-    codes = POS_CODE[suit]
-    return bool(
-        (lo > 1 and counts[codes[lo - 1]])
-        or (hi < 14 and counts[codes[hi + 1]])
-        or (wilds and counts[codes[wilds[0][0]]])
-        or (not wilds and hand_wilds)
-    )
-
-
 def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
     """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
-    if not _touches(run, counts, hand_wilds):
-        return
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
     two = 4 + suit

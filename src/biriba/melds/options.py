@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..cards import counts_of
 from ..rules import Rules, WildLimit
-from .classic import Placement, classic_adds, classic_melds, classic_placements
+from .classic import Placement, classic_adds, classic_meld_of, classic_melds, classic_placements
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
 from .types import AddOption, Meld, RunMeld, WildMeld
@@ -30,7 +30,11 @@ def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> 
     >>> sorted(m.text() for m in meld_options(counts_of(parse_cards("7H 8H 9H JK")), CLASSIC))[:3]
     ['7H 8H 9H', '7H 8H 9H JK=TH', '7H 8H JK=9H']
     """
-    wild_avail = hand_wilds(counts, rules, wilds_ok)
+    return melds_with(counts, rules, hand_wilds(counts, rules, wilds_ok))
+
+
+def melds_with(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
+    """:func:`meld_options` with the hand's usable wilds worked out once (:func:`hand_wilds`)."""
     if rules.wild_limit == WildLimit.ONE:
         yield from classic_melds(counts, rules, wild_avail)
     else:
@@ -39,20 +43,26 @@ def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> 
         yield from wild_melds(counts, rules)
 
 
-def meld_placements(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Sequence[Placement]:
+def meld_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterable[Placement]:
     """The same melds as :func:`meld_options`, as the cards and slots of ``meld`` actions.
 
-    In the common one-wild case they are built straight from the enumeration,
+    ``wild_avail`` is the hand's usable wilds (:func:`hand_wilds`).  In the
+    common one-wild case they are built straight from the enumeration,
     without meld objects: listing legal actions is the engine's hottest path.
     """
-    if rules.wild_limit != WildLimit.ONE or rules.wild_melds:
-        return [(meld.cards(), meld.slots()) for meld in meld_options(counts, rules, wilds_ok)]
-    return classic_placements(counts, rules, hand_wilds(counts, rules, wilds_ok))
+    if not rules.simple_wilds:
+        return ((meld.cards(), meld.slots()) for meld in melds_with(counts, rules, wild_avail))
+    return classic_placements(counts, rules, wild_avail)
 
 
 def hand_wilds(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> list[int]:
     """The wild kinds in the hand that may go into sets and runs (``wilds_ok``: see :func:`meld_options`)."""
-    return [w for w in rules.wild_kinds if counts[w]] if wilds_ok else []
+    found: list[int] = []
+    if wilds_ok:
+        for w in rules.wild_kinds:  # a loop, not a comprehension: this runs at every decision
+            if counts[w]:
+                found.append(w)
+    return found
 
 
 def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[AddOption]:
@@ -80,9 +90,31 @@ def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Itera
 
     Listing legal actions asks it of every team meld at every decision.
     """
-    if rules.wild_limit == WildLimit.ONE and not rules.wild_melds:
+    if rules.simple_wilds:
         return classic_adds
     return lambda meld, counts, wild_avail: adds_with(meld, counts, rules, wild_avail)
+
+
+def listed_meld(cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules) -> Meld | None:
+    """The meld a ``meld`` action from the listing lays down, looked up in the hand's remembered lists.
+
+    ``None`` when the action is not among them as written, or for rules
+    without the fast lists: then :func:`resolve_meld` decides.  Playing a
+    listed action this way skips enumerating its cards again.
+    """
+    if not rules.simple_wilds:
+        return None
+    return classic_meld_of(counts, rules, hand_wilds(counts, rules), (tuple(cards), tuple(slots)))
+
+
+def listed_add(
+    meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, counts: Sequence[int], rules: Rules
+) -> Meld | None:
+    """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
+    for option in adds_with(meld, counts, rules, hand_wilds(counts, rules)):
+        if option.cards == cards and option.slots == slots and option.end == end:
+            return option.meld
+    return None
 
 
 def resolve_meld(cards: Sequence[int], slots: Sequence[int], rules: Rules) -> Meld:
