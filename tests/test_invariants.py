@@ -2,8 +2,8 @@
 
 - every non-final state offers a legal action, and all 108 cards are always
   in exactly one place (R23a);
-- every listed action passes the check and applies; actions outside the list
-  are refused, citing a rule, and change nothing;
+- every listed action passes the check and applies, unchecked as checked;
+  actions outside the list are refused, citing a rule, and change nothing;
 - a deal's score equals the sum of its breakdown;
 - a saved record replays to the same result; position JSON round-trips;
 - a seat's view never holds a card that seat cannot see.
@@ -147,6 +147,13 @@ def check_candidates(deal: Deal, rng: random.Random) -> None:
         assert position_to_json(deal) == before
 
 
+def check_unchecked_apply(deal: Deal, action: Action) -> None:
+    """A listed action played unchecked (self-play's path: the meld looked up, not resolved) does the same."""
+    fast, checked = deal.clone(), deal.clone()
+    assert fast.apply(action, check=False) == checked.apply(action)
+    assert position_to_json(fast) == position_to_json(checked)
+
+
 def run_deal(seed: int, style: str, heavy: bool, rules: Rules = CLASSIC) -> Deal:
     rng = random.Random(seed)
     deal = Deal.shuffled(seed, dealer=seed % rules.seats, rules=rules, max_turns=250)
@@ -160,6 +167,7 @@ def run_deal(seed: int, style: str, heavy: bool, rules: Rules = CLASSIC) -> Deal
             listed = list(deal.legal_actions())
             for action in rng.sample(listed, min(3, len(listed))):
                 deal.check(action)
+                check_unchecked_apply(deal, action)
             if rng.random() < 0.1:
                 again = position_from_json(json.loads(json.dumps(position_to_json(deal))))
                 assert position_to_json(again) == position_to_json(deal)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress
+from operator import itemgetter
 
 from ..rules import Rules
 from .memo import RANK_COUNTS, SUIT_COUNTS, remember
@@ -91,6 +92,8 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
             yield found
 
 
+#: The hand's count of each natural of a suit by run position, ace low to ace high.
+RUN_COUNTS = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
 #: ``hand & SUIT_MASKS[suit]``: the bytes of a suit's natural cards, all its runs read.
 SUIT_MASKS = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
 #: Multiplying by this sums each rank's four bytes into the rank's last byte (at most 4 x 2 copies: no carry).
@@ -106,11 +109,11 @@ def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum:
     for naturals in naturals_of(rank * 4, have):
         n = len(naturals)
         if n >= minimum:
-            melds.append(SetMeld(rank, naturals, ()))
+            melds.append(_tuple_new(SetMeld, (rank, naturals, ())))
             placements.append((naturals, NO_SLOTS[n]))
         if n >= minimum - 1:
             for w in wild_avail:
-                melds.append(SetMeld(rank, naturals, (w,)))
+                melds.append(_tuple_new(SetMeld, (rank, naturals, (w,))))
                 placements.append(((*naturals, w), NO_SLOTS[n + 1]))
     return tuple(melds), tuple(placements)
 
@@ -123,10 +126,10 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
         if m:
             cards = list(codes[lo - 1 : hi])
             cards[m - lo] = w
-            melds.append(RunMeld(suit, lo, hi, ((m, w),)))
+            melds.append(_tuple_new(RunMeld, (suit, lo, hi, ((m, w),))))
             placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
         else:
-            melds.append(RunMeld(suit, lo, hi, ()))
+            melds.append(_tuple_new(RunMeld, (suit, lo, hi, ())))
             placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
     return tuple(melds), tuple(placements)
 
@@ -162,9 +165,7 @@ def _run_spans(
     counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int
 ) -> list[tuple[int, int, int, int]]:
     """Runs of ``suit`` as ``(lo, hi, m, w)``: positions ``lo..hi``, wild ``w`` at ``m`` (0 if none)."""
-    nat = [0]  # copies in hand by position 0..15
-    nat.extend(map(counts.__getitem__, RUN_CODES[suit]))
-    nat.append(0)
+    nat = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
     spans: list[tuple[int, int, int, int]] = []
     if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
         return spans  # too few cards of this suit for any run
@@ -221,24 +222,25 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> It
     base = meld.rank * 4
     have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
     if meld.wilds:
-        wild_avail = []  # one wild per meld (R7, R14)
+        wild_avail = []  # one wild per meld (R7, R14): a wild below joins a set without one
     if not any(have):
         if wild_avail:
             for w in wild_avail:
-                yield AddOption(
-                    (w,), (NO_SLOT,), None, SetMeld(meld.rank, meld.naturals, tuple(sorted((*meld.wilds, w))))
+                yield _tuple_new(
+                    AddOption, ((w,), (NO_SLOT,), None, _tuple_new(SetMeld, (meld.rank, meld.naturals, (w,))))
                 )
         return
     for naturals in ((), *naturals_of(base, have)):
         merged = tuple(sorted(meld.naturals + naturals))
         if naturals:
-            yield AddOption(naturals, (NO_SLOT,) * len(naturals), None, SetMeld(meld.rank, merged, meld.wilds))
+            yield _tuple_new(
+                AddOption,
+                (naturals, NO_SLOTS[len(naturals)], None, _tuple_new(SetMeld, (meld.rank, merged, meld.wilds))),
+            )
         for w in wild_avail:
-            yield AddOption(
-                (*naturals, w),
-                (NO_SLOT,) * (len(naturals) + 1),
-                None,
-                SetMeld(meld.rank, merged, tuple(sorted((*meld.wilds, w)))),
+            yield _tuple_new(
+                AddOption,
+                ((*naturals, w), NO_SLOTS[len(naturals) + 1], None, _tuple_new(SetMeld, (meld.rank, merged, (w,)))),
             )
 
 
