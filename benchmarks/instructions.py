@@ -1,0 +1,70 @@
+"""The search workloads counted in machine instructions (valgrind), here and at another commit.
+
+Wall-clock figures on a shared machine move from run to run; instruction
+counts do not.  Each workload of ``rollouts.py`` (10 mid-deal positions, 2
+rollouts each) runs under ``valgrind --tool=callgrind`` twice, with and
+without its rollouts, and the difference is the workload's count::
+
+    python benchmarks/instructions.py --against 7b4ee6e
+
+Needs valgrind (``apt-get install -y valgrind``); a run takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WORKLOADS = (("random", "classic"), ("random", "italian"), ("greedy", "classic"))
+
+
+def instructions(src: Path, workload: str, rules: str, per_position: int) -> int:
+    """valgrind's count of instructions for ``rollouts.py`` run against the engine in ``src``."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
+    command += [str(HERE / "rollouts.py"), workload, "--rules", rules, "--positions", "10"]
+    command += ["--per-position", str(per_position)]
+    env = os.environ | {"PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind gave no count:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def workload_millions(src: Path, workload: str, rules: str) -> float:
+    return (instructions(src, workload, rules, 2) - instructions(src, workload, rules, 0)) / 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--against", metavar="REF", help="also count with this commit's engine (a git worktree)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        old_src = None
+        if args.against:
+            tree = Path(scratch) / "against"
+            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), args.against], check=True, cwd=HERE)
+            old_src = tree / "src"
+        try:
+            print("| workload | now | " + (f"{args.against} | ratio |" if old_src else ""))
+            for workload, rules in WORKLOADS:
+                now = workload_millions(HERE.parent / "src", workload, rules)
+                row = f"| {workload} rollouts, {rules} | {now:,.0f} M |"
+                if old_src is not None:
+                    then = workload_millions(old_src, workload, rules)
+                    row += f" {then:,.0f} M | {then / now:.2f}x |"
+                print(row, flush=True)
+        finally:
+            if old_src is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(old_src.parent)], check=False, cwd=HERE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
