@@ -52,7 +52,8 @@ def main() -> int:
             subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), args.against], check=True, cwd=HERE)
             old_src = tree / "src"
         try:
-            print("| workload | now | " + (f"{args.against} | ratio |" if old_src else ""))
+            print("| workload | now |" + (f" {args.against} | ratio |" if old_src else ""))
+            print("|---|---|" + ("---|---|" if old_src else ""))
             for workload, rules in WORKLOADS:
                 now = workload_millions(HERE.parent / "src", workload, rules)
                 row = f"| {workload} rollouts, {rules} | {now:,.0f} M |"

@@ -385,3 +385,13 @@ def test_R30_the_look_ahead_sees_the_meld_just_made() -> None:
 def test_R30_take_is_legal_when_a_way_to_finish_exists() -> None:
     deal = position({0: "7H"}, melds=([BIRIBA, "7S 7D 7C"], []), phase="draw", discard="7H")
     assert texts(deal) == ["draw", "take"]
+
+
+def test_a_minimum_meld_longer_than_a_hand_leaves_only_discards() -> None:
+    """Option min_meld above 15 once crashed the listing: its memo's byte tables stopped at 15."""
+    rules = CLASSIC.replace(min_meld=17, biriba_size=17)
+    deal = Deal.shuffled(seed=3, rules=rules)
+    deal.apply(deal.parse_action("draw"))
+    actions = list(deal.legal_actions())
+    assert actions
+    assert {a.kind for a in actions} == {"discard"}

@@ -293,7 +293,10 @@ class Deal(DealState):
 
     def _has_play_action(self) -> bool:
         """Has the mover any legal play?  A discard is the quickest to find, so it is looked for first."""
-        return bool(self._discards()) or bool(self._play_actions())
+        if self._discards():
+            return True
+        opening = self._opening_minimum(self.rules.team_of[self.to_move]) > 0
+        return any(self._play_ok(action, opening) for action in self._plays())
 
     def _can_close(self) -> bool:
         """May the mover go out (R22 and its options)?
@@ -449,7 +452,7 @@ class Deal(DealState):
         if kind in ("draw", "take", "pass"):
             self._check_draw(kind)
             return action, None
-        if self.phase != Phase.PLAY:
+        if self.phase != _PLAY:
             raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
         counts = self.hands[seat]
         need = counts_of(action.cards)
@@ -474,7 +477,7 @@ class Deal(DealState):
         return canonical, meld
 
     def _check_draw(self, kind: str) -> None:
-        if self.phase != Phase.DRAW:
+        if self.phase != _DRAW:
             raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
         if kind == "draw" and not self.stock_count:
             raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
@@ -712,13 +715,14 @@ class Deal(DealState):
             self.reserve_due = True
 
     def _listed_meld(self, action: Action) -> Meld:
-        """The meld a meld or add from :meth:`legal_actions` leaves: found where the listing found it."""
+        """The meld a meld or add leaves: found where the listing found it, else resolved from its cards."""
         counts = self.hands[self.to_move]
+        melds = self.melds[self.rules.team_of[self.to_move]]
+        meld: Meld | None = None
         if action.kind == "meld":
             meld = listed_meld(action.cards, action.slots, counts, self.rules)
-        else:
-            target = self.melds[self.rules.team_of[self.to_move]][action.meld]
-            meld = listed_add(target, action.cards, action.slots, action.end, counts, self.rules)
+        elif 0 <= action.meld < len(melds):
+            meld = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, self.rules)
         if meld is None:
             meld = self._resolve(action)[1]
             assert meld is not None

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import compress
 from operator import itemgetter
 
+from ..cards import KINDS
 from ..rules import Rules
 from .memo import RANK_COUNTS, SUIT_COUNTS, remember
 from .types import (
@@ -83,7 +85,7 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
             yield found
     by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
     allowed = set_ranks(rules)
-    for rank in compress(range(13), by_rank.translate(AT_LEAST[least])):
+    for rank in compress(range(13), by_rank.translate(_at_least(least))):
         if rank in allowed:
             key = (rank + 4, minimum, wilds, (hand >> (32 * rank)) & 0xFFFFFFFF)
             found = memo.get(key)
@@ -96,11 +98,16 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
 RUN_COUNTS = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
 #: ``hand & SUIT_MASKS[suit]``: the bytes of a suit's natural cards, all its runs read.
 SUIT_MASKS = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
-#: Multiplying by this sums each rank's four bytes into the rank's last byte (at most 4 x 2 copies: no carry).
+#: Multiplying by this sums each rank's four bytes into the rank's last byte.  No byte carries
+#: while every kind has at most 63 copies (four of them, 252, fit a byte): 2 packs have 2, 3 have 3.
 RANK_SUMS = 0x01010101
-RANK_SUM_BYTES = 60
-#: ``AT_LEAST[n]``: a byte table, 1 where a count is at least ``n``.
-AT_LEAST = tuple(bytes(1 if count >= n else 0 for count in range(256)) for n in range(16))
+RANK_SUM_BYTES = KINDS + 4
+
+
+@cache
+def _at_least(n: int) -> bytes:
+    """A byte table for ``bytes.translate``: 1 where a count is at least ``n``, else 0."""
+    return bytes(1 if count >= n else 0 for count in range(256))
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:

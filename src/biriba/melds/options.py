@@ -112,7 +112,7 @@ def listed_add(
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
     for option in adds_with(meld, counts, rules, hand_wilds(counts, rules)):
-        if option.cards == cards and option.slots == slots and option.end == end:
+        if option.cards == tuple(cards) and option.slots == tuple(slots) and option.end == end:
             return option.meld
     return None
 
