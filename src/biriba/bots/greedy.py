@@ -41,6 +41,8 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self._worths: dict[Meld, float] = {}
         self._worths_of: tuple[Rules, int] | None = None
+        self._fits: dict[tuple[Meld, int], bool] = {}
+        self._fits_of: Rules | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -211,16 +213,27 @@ class GreedyBot:
 
         def cost(action: Action) -> tuple[float, float, Action]:
             card = action.cards[0]
-            single = [0] * KINDS
-            single[card] = 1
             keep = _usefulness(card, counts, rules)
-            if any(next(add_options(m, single, rules), None) for m in ours):
+            if any(self._fits_onto(m, card, rules) for m in ours):
                 keep += 30
-            danger = 45 if any(next(add_options(m, single, rules), None) for m in opponents) else 0
+            danger = 45 if any(self._fits_onto(m, card, rules) for m in opponents) else 0
             dump = rules.values[card] * (0.8 if late else 0.2)
             return keep + danger - dump, self.rng.random(), action
 
         return [cost(action) for action in discards]
+
+
+    def _fits_onto(self, meld: Meld, card: int, rules: Rules) -> bool:
+        """Could this one card go onto ``meld``?  Remembered: melds recur from decision to decision."""
+        if self._fits_of is not rules or len(self._fits) > 50_000:
+            self._fits_of = rules
+            self._fits.clear()
+        fits = self._fits.get((meld, card))
+        if fits is None:
+            single = [0] * KINDS
+            single[card] = 1
+            fits = self._fits[meld, card] = next(add_options(meld, single, rules), None) is not None
+        return fits
 
 
 def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
