@@ -222,7 +222,6 @@ class GreedyBot:
 
         return [cost(action) for action in discards]
 
-
     def _fits_onto(self, meld: Meld, card: int, rules: Rules) -> bool:
         """Could this one card go onto ``meld``?  Remembered: melds recur from decision to decision."""
         if self._fits_of is not rules or len(self._fits) > 50_000:
