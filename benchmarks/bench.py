@@ -25,7 +25,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -146,36 +145,27 @@ def rollouts_there(src: Path, workload: str, rules: str, positions: int, per_pos
 def search_rows(args: argparse.Namespace, runs: int, figures: dict[str, Any], rows: list[tuple[str, str, str]]) -> None:
     """Rollouts (here and, with ``--against``, in the older tree), determinizations, hard decisions."""
     positions, per_position = (12, 2) if args.quick else (30, 3)
-    with tempfile.TemporaryDirectory() as scratch:
-        old_src = None
-        if args.against:
-            tree = Path(scratch) / "against"
-            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), args.against], check=True, cwd=HERE)
-            old_src = tree / "src"
-        try:
-            for workload, rules in (("random", "classic"), ("random", "italian"), ("greedy", "classic")):
-                now, then = [], []
-                for run in range(runs):
-                    now.append(rollouts_there(HERE.parent / "src", workload, rules, positions, per_position, run))
-                    if old_src is not None:
-                        then.append(rollouts_there(old_src, workload, rules, positions, per_position, run))
-                key = f"{workload}_rollouts_{rules}"
-                per_s = statistics.median(r["rollouts"] / r["seconds"] for r in now)
-                dec_s = statistics.median(r["decisions"] / r["seconds"] for r in now)
-                ms = 1000 / per_s
-                figures[key] = {"rollouts_per_s": per_s, "decisions_per_s": dec_s, "ms_per_rollout": ms}
-                note = f"{dec_s:,.0f} decisions/s"
-                if then:
-                    old_per_s = statistics.median(r["rollouts"] / r["seconds"] for r in then)
-                    ratio = statistics.median(
-                        (a["rollouts"] / a["seconds"]) / (b["rollouts"] / b["seconds"]) for a, b in zip(now, then)
-                    )
-                    figures[key] |= {"against": args.against, "then_rollouts_per_s": old_per_s, "speedup": ratio}
-                    note += f"; {args.against}: {old_per_s:,.0f}/s, {ratio:.2f}x faster now"
-                rows.append((f"{workload} rollouts, {rules}", f"{per_s:,.0f}/s ({ms:.2f} ms)", note))
-        finally:
-            if old_src is not None:
-                subprocess.run(["git", "worktree", "remove", "--force", str(old_src.parent)], check=False, cwd=HERE)
+    with rollouts.engine_at(args.against) as old_src:
+        for workload, rules in rollouts.MEASURED:
+            now, then = [], []
+            for run in range(runs):
+                now.append(rollouts_there(HERE.parent / "src", workload, rules, positions, per_position, run))
+                if old_src is not None:
+                    then.append(rollouts_there(old_src, workload, rules, positions, per_position, run))
+            key = f"{workload}_rollouts_{rules}"
+            per_s = statistics.median(r["rollouts"] / r["seconds"] for r in now)
+            dec_s = statistics.median(r["decisions"] / r["seconds"] for r in now)
+            ms = 1000 / per_s
+            figures[key] = {"rollouts_per_s": per_s, "decisions_per_s": dec_s, "ms_per_rollout": ms}
+            note = f"{dec_s:,.0f} decisions/s"
+            if then:
+                old_per_s = statistics.median(r["rollouts"] / r["seconds"] for r in then)
+                ratio = statistics.median(
+                    (a["rollouts"] / a["seconds"]) / (b["rollouts"] / b["seconds"]) for a, b in zip(now, then)
+                )
+                figures[key] |= {"against": args.against, "then_rollouts_per_s": old_per_s, "speedup": ratio}
+                note += f"; {args.against}: {old_per_s:,.0f}/s, {ratio:.2f}x faster now"
+            rows.append((f"{workload} rollouts, {rules}", f"{per_s:,.0f}/s ({ms:.2f} ms)", note))
 
     views = [deal.view_for(deal.to_move) for deal in rollouts.mid_deal_positions(positions)]
     rng = random.Random(1)

@@ -17,11 +17,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
+import rollouts
+
 HERE = Path(__file__).resolve().parent
-WORKLOADS = (("random", "classic"), ("random", "italian"), ("greedy", "classic"))
 
 
 def instructions(src: Path, workload: str, rules: str, per_position: int) -> int:
@@ -45,25 +45,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--against", metavar="REF", help="also count with this commit's engine (a git worktree)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        old_src = None
-        if args.against:
-            tree = Path(scratch) / "against"
-            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), args.against], check=True, cwd=HERE)
-            old_src = tree / "src"
-        try:
-            print("| workload | now |" + (f" {args.against} | ratio |" if old_src else ""))
-            print("|---|---|" + ("---|---|" if old_src else ""))
-            for workload, rules in WORKLOADS:
-                now = workload_millions(HERE.parent / "src", workload, rules)
-                row = f"| {workload} rollouts, {rules} | {now:,.0f} M |"
-                if old_src is not None:
-                    then = workload_millions(old_src, workload, rules)
-                    row += f" {then:,.0f} M | {then / now:.2f}x |"
-                print(row, flush=True)
-        finally:
+    with rollouts.engine_at(args.against) as old_src:
+        print("| workload | now |" + (f" {args.against} | ratio |" if old_src else ""))
+        print("|---|---|" + ("---|---|" if old_src else ""))
+        for workload, rules in rollouts.MEASURED:
+            now = workload_millions(HERE.parent / "src", workload, rules)
+            row = f"| {workload} rollouts, {rules} | {now:,.0f} M |"
             if old_src is not None:
-                subprocess.run(["git", "worktree", "remove", "--force", str(old_src.parent)], check=False, cwd=HERE)
+                then = workload_millions(old_src, workload, rules)
+                row += f" {then:,.0f} M | {then / now:.2f}x |"
+            print(row, flush=True)
     return 0
 
 

@@ -21,8 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from biriba.bots import make_bot
 from biriba.deal import Deal
@@ -84,6 +89,24 @@ def greedy_rollouts(positions: list[Deal], per_position: int, seed: int) -> dict
 
 
 WORKLOADS = {"random": random_rollouts, "greedy": greedy_rollouts}
+#: The workloads the benchmarks report, with the rules each is played under.
+MEASURED = (("random", "classic"), ("random", "italian"), ("greedy", "classic"))
+
+
+@contextmanager
+def engine_at(ref: str | None) -> Iterator[Path | None]:
+    """The ``src`` folder of commit ``ref`` in a git worktree, removed afterwards (``None``: no ref)."""
+    if ref is None:
+        yield None
+        return
+    here = Path(__file__).resolve().parent
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / "against"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), ref], check=True, cwd=here)
+        try:
+            yield tree / "src"
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], check=False, cwd=here)
 
 
 def run(workload: str, rules: str, positions: int, per_position: int, seed: int) -> dict[str, float]:
