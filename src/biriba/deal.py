@@ -187,7 +187,7 @@ class Deal(DealState):
     def _play_actions(self, opening_check: bool = True) -> list[Action]:
         """The mover's legal melds, adds and discards, in that order (built whole: the hottest path of self-play)."""
         seat = self.to_move
-        opening = opening_check and self._opening_minimum(self.rules.team_of[seat]) > 0
+        opening = opening_check and self._opening_due()
         most = self.sizes[seat] - 2 if self.took_single < 0 and not opening else -1  # fewer cards need no check
         plays: list[Action] = []
         keep = plays.append
@@ -266,7 +266,7 @@ class Deal(DealState):
                 return False
         trial = self.clone()
         trial._do_take(seat)
-        opening = trial._opening_minimum(team) > 0
+        opening = trial._opening_due()
         return any(top in a.cards and trial._play_ok(a, opening) for a in trial._plays())
 
     def _meld_of_three(self, seat: int, top: int) -> bool:
@@ -295,7 +295,7 @@ class Deal(DealState):
         """Has the mover any legal play?  A discard is the quickest to find, so it is looked for first."""
         if self._discards():
             return True
-        opening = self._opening_minimum(self.rules.team_of[self.to_move]) > 0
+        opening = self._opening_due()
         return any(self._play_ok(action, opening) for action in self._plays())
 
     def _can_close(self) -> bool:
@@ -358,6 +358,10 @@ class Deal(DealState):
         if len(self.melds[team]) > self.turn_melds:
             return 0  # the team opened on an earlier turn
         return self.rules.opening_minimum(self.match_scores[team])
+
+    def _opening_due(self) -> bool:
+        """Must the mover's melding this turn reach an opening minimum (option opening_minimums)?"""
+        return self._opening_minimum(self.rules.team_of[self.to_move]) > 0
 
     def _opening_ok(self, action: Action) -> bool:
         """While opening, a meld must reach the minimum, or leave a way to reach it this turn."""
