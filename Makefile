@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve test test-long lint bench bench-serve venv clean
+.PHONY: play serve test test-long lint bench bench-serve fast pure venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,5 +44,13 @@ bench: $(STAMP)
 bench-serve: $(STAMP)
 	$(BIN)/python benchmarks/bench_serve.py $(ARGS)
 
-clean:
+# The compiled engine (optional): the hottest modules as C extensions by mypyc, for faster search.
+# Needs a C compiler and Python's headers; `make pure` goes back to pure Python.
+fast: $(STAMP)
+	$(BIN)/python src/biriba/compiled.py build
+
+pure: $(STAMP)
+	$(BIN)/python src/biriba/compiled.py remove
+
+clean: pure
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -11,9 +11,10 @@ Measured side by side in one run, because this machine is shared and noisy:
 - the search bot's work: random and greedy rollouts from mid-deal positions
   (``rollouts.py``), determinizations, and the hard bot's decision time.
   ``--against REF`` plays the rollouts with an older commit's engine too (a
-  git worktree), interleaved run by run, and prints the ratios.
+  git worktree), ``--compiled`` with this engine compiled by mypyc (``make
+  fast``, in a temporary copy), interleaved run by run, with the ratios.
 
-Usage: ``python benchmarks/bench.py [--quick] [--against REF] [--json FILE]``.
+Usage: ``python benchmarks/bench.py [--quick] [--against REF] [--compiled] [--json FILE]``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import rollouts
 
+from biriba import compiled
 from biriba.bots import SearchBot, make_bot
 from biriba.deal import Deal
 from biriba.knowledge import determinize
@@ -143,29 +145,39 @@ def rollouts_there(src: Path, workload: str, rules: str, positions: int, per_pos
 
 
 def search_rows(args: argparse.Namespace, runs: int, figures: dict[str, Any], rows: list[tuple[str, str, str]]) -> None:
-    """Rollouts (here and, with ``--against``, in the older tree), determinizations, hard decisions."""
+    """Rollouts (here, compiled with ``--compiled``, an older tree with ``--against``), determinizations, decisions."""
     positions, per_position = (12, 2) if args.quick else (30, 3)
-    with rollouts.engine_at(args.against) as old_src:
+    here = "compiled" if compiled.built() else "pure Python"
+    with rollouts.engine_at(args.against) as old_src, rollouts.compiled_engine(args.compiled) as fast_src:
+        trees = {"now": HERE.parent / "src", "compiled": fast_src, args.against: old_src}
+        trees = {name: src for name, src in trees.items() if src is not None}
         for workload, rules in rollouts.MEASURED:
-            now, then = [], []
-            for run in range(runs):
-                now.append(rollouts_there(HERE.parent / "src", workload, rules, positions, per_position, run))
-                if old_src is not None:
-                    then.append(rollouts_there(old_src, workload, rules, positions, per_position, run))
+            rates: dict[str, list[float]] = {name: [] for name in trees}
+            decisions = []
+            for run in range(runs):  # interleaved, so that the machine's moods fall on all trees alike
+                for name, src in trees.items():
+                    found = rollouts_there(src, workload, rules, positions, per_position, run)
+                    rates[name].append(found["rollouts"] / found["seconds"])
+                    if name == "now":
+                        decisions.append(found["decisions"] / found["seconds"])
             key = f"{workload}_rollouts_{rules}"
-            per_s = statistics.median(r["rollouts"] / r["seconds"] for r in now)
-            dec_s = statistics.median(r["decisions"] / r["seconds"] for r in now)
+            per_s = statistics.median(rates["now"])
             ms = 1000 / per_s
-            figures[key] = {"rollouts_per_s": per_s, "decisions_per_s": dec_s, "ms_per_rollout": ms}
-            note = f"{dec_s:,.0f} decisions/s"
-            if then:
-                old_per_s = statistics.median(r["rollouts"] / r["seconds"] for r in then)
-                ratio = statistics.median(
-                    (a["rollouts"] / a["seconds"]) / (b["rollouts"] / b["seconds"]) for a, b in zip(now, then)
-                )
-                figures[key] |= {"against": args.against, "then_rollouts_per_s": old_per_s, "speedup": ratio}
-                note += f"; {args.against}: {old_per_s:,.0f}/s, {ratio:.2f}x faster now"
-            rows.append((f"{workload} rollouts, {rules}", f"{per_s:,.0f}/s ({ms:.2f} ms)", note))
+            figures[key] = {"engine": here, "rollouts_per_s": per_s, "decisions_per_s": statistics.median(decisions)}
+            figures[key]["ms_per_rollout"] = ms
+            notes = [f"{here}, {statistics.median(decisions):,.0f} decisions/s"]
+            for name in trees:
+                if name == "now":
+                    continue
+                then = statistics.median(rates[name])
+                figures[key][f"{name}_rollouts_per_s"] = then
+                notes.append(f"{name}: {then:,.0f}/s")
+            if args.against:
+                for name in (n for n in trees if n != args.against):
+                    ratio = statistics.median(a / b for a, b in zip(rates[name], rates[args.against]))
+                    figures[key][f"{name}_speedup"] = ratio
+                    notes.append(f"{name} / {args.against} = {ratio:.2f}x")
+            rows.append((f"{workload} rollouts, {rules}", f"{per_s:,.0f}/s ({ms:.2f} ms)", "; ".join(notes)))
 
     views = [deal.view_for(deal.to_move) for deal in rollouts.mid_deal_positions(positions)]
     rng = random.Random(1)
@@ -198,6 +210,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--against", metavar="REF", help="also time the rollouts with this commit's engine")
+    parser.add_argument("--compiled", action="store_true", help="also time the rollouts compiled (make fast)")
     args = parser.parse_args()
     runs = 3 if args.quick else args.runs
     playout_deals = 60 if args.quick else 200

@@ -5,7 +5,9 @@ counts do not.  Each workload of ``rollouts.py`` (10 mid-deal positions, 2
 rollouts each) runs under ``valgrind --tool=callgrind`` twice, with and
 without its rollouts, and the difference is the workload's count::
 
-    python benchmarks/instructions.py --against 7b4ee6e
+    python benchmarks/instructions.py --against 7b4ee6e [--compiled]
+
+``--compiled`` also counts this engine compiled by mypyc (``make fast``).
 
 Needs valgrind (``apt-get install -y valgrind``); a run takes a few minutes.
 """
@@ -44,17 +46,20 @@ def workload_millions(src: Path, workload: str, rules: str) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--against", metavar="REF", help="also count with this commit's engine (a git worktree)")
+    parser.add_argument("--compiled", action="store_true", help="also count this engine compiled (make fast)")
     args = parser.parse_args()
-    with rollouts.engine_at(args.against) as old_src:
-        print("| workload | now |" + (f" {args.against} | ratio |" if old_src else ""))
-        print("|---|---|" + ("---|---|" if old_src else ""))
+    with rollouts.engine_at(args.against) as old_src, rollouts.compiled_engine(args.compiled) as fast_src:
+        trees = {"now": HERE.parent / "src", "compiled": fast_src, args.against: old_src}
+        trees = {name: src for name, src in trees.items() if src is not None}
+        ratios = [name for name in trees if args.against and name != args.against]
+        header = ["workload", *trees, *(f"{name} / {args.against}" for name in ratios)]
+        print("| " + " | ".join(header) + " |")
+        print("|---" * len(header) + "|")
         for workload, rules in rollouts.MEASURED:
-            now = workload_millions(HERE.parent / "src", workload, rules)
-            row = f"| {workload} rollouts, {rules} | {now:,.0f} M |"
-            if old_src is not None:
-                then = workload_millions(old_src, workload, rules)
-                row += f" {then:,.0f} M | {then / now:.2f}x |"
-            print(row, flush=True)
+            counts = {name: workload_millions(src, workload, rules) for name, src in trees.items()}
+            cells = [f"{n:,.0f} M" for n in counts.values()]
+            cells += [f"{counts[args.against] / counts[name]:.2f}x" for name in ratios]
+            print(f"| {workload} rollouts, {rules} | " + " | ".join(cells) + " |", flush=True)
     return 0
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,21 @@ def engine_at(ref: str | None) -> Iterator[Path | None]:
             yield tree / "src"
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], check=False, cwd=here)
+
+
+@contextmanager
+def compiled_engine(wanted: bool) -> Iterator[Path | None]:
+    """A copy of this tree's engine in a temporary folder, compiled by mypyc (``make fast``); ``None`` if not wanted."""
+    if not wanted:
+        yield None
+        return
+    here = Path(__file__).resolve().parent
+    with tempfile.TemporaryDirectory() as scratch:
+        src = Path(scratch) / "src"
+        skip = shutil.ignore_patterns("*.so", "__pycache__")
+        shutil.copytree(here.parent / "src" / "biriba", src / "biriba", ignore=skip)
+        subprocess.run([sys.executable, str(src / "biriba" / "compiled.py"), "build"], check=True, capture_output=True)
+        yield src
 
 
 def run(workload: str, rules: str, positions: int, per_position: int, seed: int) -> dict[str, float]:

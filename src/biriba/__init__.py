@@ -8,6 +8,7 @@ The core is dependency-free::
     ['draw', 'take']
 """
 
+from . import compiled  # noqa: F401  (first: it refuses a compiled engine older than its source)
 from .actions import Action
 from .cards import Card, card_name, parse_card
 from .deal import Deal

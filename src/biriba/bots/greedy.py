@@ -145,7 +145,7 @@ class GreedyBot:
     def _gain(self, view: PlayerView, old: Meld | None, new: Meld, cards: Sequence[int], left: int) -> float:
         rules = view.rules
         values = rules.values
-        gain: float = 2 * sum(values[c] for c in cards)
+        gain: float = 2.0 * sum(values[c] for c in cards)
         gain += self._worth(view, new)
         if old is not None:
             gain -= self._worth(view, old)
