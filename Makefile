@@ -52,5 +52,6 @@ fast: $(STAMP)
 pure: $(STAMP)
 	$(BIN)/python src/biriba/compiled.py remove
 
-clean: pure
+clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find src -name '*.so' -delete

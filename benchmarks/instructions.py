@@ -52,7 +52,7 @@ def main() -> int:
         trees = {"now": HERE.parent / "src", "compiled": fast_src, args.against: old_src}
         trees = {name: src for name, src in trees.items() if src is not None}
         ratios = [name for name in trees if args.against and name != args.against]
-        header = ["workload", *trees, *(f"{name} / {args.against}" for name in ratios)]
+        header = ["workload", *trees, *(f"{name}: speed-up over {args.against}" for name in ratios)]
         print("| " + " | ".join(header) + " |")
         print("|---" * len(header) + "|")
         for workload, rules in rollouts.MEASURED:

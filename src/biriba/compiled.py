@@ -74,19 +74,23 @@ def refuse_stale(src: Path = SRC) -> None:
         )
 
 
+#: The setup script that compiles :data:`MODULES` in place; mypyc writes C into ``{scratch}``.
+_SETUP = """
+from setuptools import setup
+from mypyc.build import mypycify
+setup(
+    name="biriba-compiled",
+    ext_modules=mypycify({modules!r}, opt_level="3", target_dir={scratch!r}, group_name={group!r}),
+    script_args=["build_ext", "--inplace", "--build-temp", {scratch!r}, "--build-lib", {scratch!r}],
+)
+"""
+
+
 def build(src: Path = SRC) -> list[Path]:
-    """Compile :data:`MODULES` in place under ``src`` (minutes of C compiling); return the files made."""
+    """Compile :data:`MODULES` in place under ``src`` (some seconds of C compiling); return the files made."""
     remove(src)
     with tempfile.TemporaryDirectory() as scratch:
-        script = (
-            "import sys\n"
-            "from setuptools import setup\n"
-            "from mypyc.build import mypycify\n"
-            f"modules = mypycify({list(MODULES)!r}, opt_level='3', target_dir={scratch + '/c'!r},"
-            f" group_name={SHARED.removesuffix('__mypyc')!r})\n"
-            "setup(name='biriba-compiled', ext_modules=modules,"
-            f" script_args=['build_ext', '--inplace', '--build-temp', {scratch + '/o'!r}])\n"
-        )
+        script = _SETUP.format(modules=list(MODULES), scratch=scratch, group=SHARED.removesuffix("__mypyc"))
         done = subprocess.run([sys.executable, "-c", script], cwd=src, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"mypyc could not build the engine:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
