@@ -69,7 +69,8 @@ def refuse_stale(src: Path = SRC) -> None:
     old = stale(src)
     if old:
         raise ImportError(
-            f"the compiled engine is older than its source ({', '.join(old)}): "
+            f"the compiled engine does not match its source ({', '.join(old)}: edited since the build, "
+            "or left out of it): "
             "rebuild it with `make fast`, or remove it with `make pure`"
         )
 
@@ -124,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-refuse_stale()
+refuse_stale()  # imported as part of the package, before any compiled module loads
