@@ -209,8 +209,8 @@ class Deal(DealState):
             yield new(Action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
-            for option in adds(meld, counts, wild_avail):
-                yield new(Action, ("add", option.cards, option.slots, index, option.end))
+            for option in adds(meld, counts, wild_avail):  # cards, slots, end
+                yield new(Action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:
         """The mover's legal discards (R16, R17, R19, R22; the opening minimum unless ``opening`` is false)."""

@@ -14,10 +14,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
-from ..melds import Meld, RunMeld, SetMeld, WildMeld, add_options, adds_with, hand_wilds, meld_bonus, meld_options
+from ..melds import (
+    Meld,
+    RunMeld,
+    SetMeld,
+    WildMeld,
+    add_options,
+    adds_with,
+    hand_wilds,
+    meld_bonus,
+    placed_melds,
+)
 from ..rules import ClosureBy, ReserveAccess, Rules
 from ..terms import Phase
 from ..views import PlayerView
@@ -39,9 +50,10 @@ class GreedyBot:
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
-        self._worths: dict[Meld, float] = {}
+        # remembered by a meld's plain fields, which the garbage collector stops watching (see melds/classic.py)
+        self._worths: dict[tuple[Any, ...], float] = {}
         self._worths_of: tuple[Rules, int] | None = None
-        self._fits: dict[tuple[Meld, int], bool] = {}
+        self._fits: dict[tuple[tuple[Any, ...], int], bool] = {}
         self._fits_of: Rules | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -165,7 +177,7 @@ class GreedyBot:
             self._worths.clear()
         worth = self._worths.get(meld)
         if worth is None:
-            worth = self._worths[meld] = meld_bonus(meld, view.rules, view.trump) + _promise(
+            worth = self._worths[tuple(meld)] = meld_bonus(meld, view.rules, view.trump) + _promise(
                 meld, view.rules, view.trump
             )
         return worth
@@ -231,7 +243,7 @@ class GreedyBot:
         if fits is None:
             single = [0] * KINDS
             single[card] = 1
-            fits = self._fits[meld, card] = next(add_options(meld, single, rules), None) is not None
+            fits = self._fits[tuple(meld), card] = next(add_options(meld, single, rules), None) is not None
         return fits
 
 
@@ -251,12 +263,13 @@ def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
 def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:
     """Every meld and add these cards allow, with the meld before and after."""
     rules = view.rules
-    for meld in meld_options(counts, rules):
-        yield Action("meld", meld.cards(), meld.slots()), None, meld
+    new = tuple.__new__  # the named tuple without its Python-level __new__: this runs for every option
     wilds = hand_wilds(counts, rules)
+    for meld, (cards, slots) in placed_melds(counts, rules, wilds):
+        yield new(Action, ("meld", cards, slots, -1, None)), None, meld
     for index, old in enumerate(melds):
         for option in adds_with(old, counts, rules, wilds):
-            yield Action("add", option.cards, option.slots, index, option.end), old, option.meld
+            yield new(Action, ("add", option.cards, option.slots, index, option.end)), old, option.meld
 
 
 def _promise(meld: Meld, rules: Rules, trump: int) -> float:

@@ -22,6 +22,7 @@ from .options import (
     listed_meld,
     meld_options,
     meld_placements,
+    placed_melds,
     resolve_add,
     resolve_meld,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "meld_value",
     "parse_meld",
     "parse_placed",
+    "placed_melds",
     "resolve_add",
     "resolve_meld",
     "too_many_wilds",

@@ -6,7 +6,12 @@ directly, without trying card orders: the engine's hottest path.
 ``tests/test_melds_paths.py`` checks them against the general enumerator.
 
 The lists of meld actions per suit and rank and of adds per meld are
-remembered by the part of the hand they read (:mod:`.memo`).
+remembered by the part of the hand they read (:mod:`.memo`).  They keep
+melds as plain tuples of their fields, made into :class:`RunMeld` and
+:class:`SetMeld` values when asked for: Python's garbage collector stops
+watching a tuple of numbers, but never a named tuple, and walking hundreds of
+thousands of remembered melds made its full collections the slowest moments
+of a search.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import compress
 from operator import itemgetter
+from typing import Any
 
 from ..cards import KINDS
 from ..rules import Rules
@@ -36,35 +42,50 @@ from .types import (
 )
 
 Placement = tuple[tuple[int, ...], tuple[int, ...]]
-Group = tuple[tuple[Meld, ...], tuple[Placement, ...]]
+#: A meld with its placement.
+Placed = tuple[Meld, Placement]
+#: A meld's fields as a plain tuple (what :func:`tuple` gives of a :class:`RunMeld` or :class:`SetMeld`).
+Fields = tuple[Any, ...]
+#: A suit's runs or a rank's sets: the melds' fields and, in the same order, their placements.
+Group = tuple[tuple[Fields, ...], tuple[Placement, ...]]
+#: An add with its resulting meld's fields: ``(cards, slots, end, fields)``.
+PlainAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
 _GROUPS: dict[tuple[object, ...], Group] = {}
-_ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
+_ADDS: dict[tuple[object, ...], tuple[PlainAdd, ...]] = {}
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
     """New runs and sets with at most one wild (R7, R8), ``wild_avail`` the hand's wild kinds."""
-    for melds, _placements in _groups(counts, rules, wild_avail):
-        yield from melds
+    for kind, (melds, _placements) in _groups(counts, rules, wild_avail):
+        for fields in melds:
+            yield _tuple_new(kind, fields)
+
+
+def classic_placed_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placed]:
+    """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
+    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
+        for fields, placed in zip(melds, placements):
+            yield _tuple_new(kind, fields), placed
 
 
 def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> list[Placement]:
     """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order."""
     out: list[Placement] = []
-    for _melds, placements in _groups(counts, rules, wild_avail):
+    for _kind, (_melds, placements) in _groups(counts, rules, wild_avail):
         out += placements
     return out
 
 
 def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``."""
-    for melds, placements in _groups(counts, rules, wild_avail):
-        for meld, placed in zip(melds, placements):
+    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
+        for fields, placed in zip(melds, placements):
             if placed == placement:
-                return meld
+                return _tuple_new(kind, fields)
     return None
 
 
-def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Group]:
+def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[tuple[type[Meld], Group]]:
     """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered).
 
     The hand is read as one integer, a byte per card kind, so that the part a
@@ -82,7 +103,7 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
         if found is None:
             found = remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
         if found[0]:
-            yield found
+            yield RunMeld, found
     by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
     allowed = set_ranks(rules)
     for rank in compress(range(13), by_rank.translate(_at_least(least))):
@@ -91,7 +112,7 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
             found = memo.get(key)
             if found is None:
                 found = remember(memo, key, _set_group(rank, RANK_COUNTS[rank](counts), wild_avail, minimum))
-            yield found
+            yield SetMeld, found
 
 
 #: The hand's count of each natural of a suit by run position, ace low to ace high.
@@ -111,38 +132,47 @@ def _at_least(n: int) -> bytes:
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
-    melds: list[Meld] = []
+    melds: list[Fields] = []
     placements: list[Placement] = []
     for naturals in naturals_of(rank * 4, have):
         n = len(naturals)
         if n >= minimum:
-            melds.append(_tuple_new(SetMeld, (rank, naturals, ())))
+            melds.append((rank, naturals, ()))
             placements.append((naturals, NO_SLOTS[n]))
         if n >= minimum - 1:
             for w in wild_avail:
-                melds.append(_tuple_new(SetMeld, (rank, naturals, (w,))))
+                melds.append((rank, naturals, (w,)))
                 placements.append(((*naturals, w), NO_SLOTS[n + 1]))
     return tuple(melds), tuple(placements)
 
 
 def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
     codes = RUN_CODES[suit]
-    melds: list[Meld] = []
+    melds: list[Fields] = []
     placements: list[Placement] = []
     for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
         if m:
             cards = list(codes[lo - 1 : hi])
             cards[m - lo] = w
-            melds.append(_tuple_new(RunMeld, (suit, lo, hi, ((m, w),))))
+            melds.append((suit, lo, hi, ((m, w),)))
             placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
         else:
-            melds.append(_tuple_new(RunMeld, (suit, lo, hi, ())))
+            melds.append((suit, lo, hi, ()))
             placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
     return tuple(melds), tuple(placements)
 
 
-def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[AddOption, ...]:
+def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> list[AddOption]:
     """Every add onto a set or run under the one-wild limit (R13, R14)."""
+    kind = type(meld)
+    out: list[AddOption] = []
+    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail):  # a loop: see _groups
+        out.append(_tuple_new(AddOption, (cards, slots, end, _tuple_new(kind, fields))))
+    return out
+
+
+def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[PlainAdd, ...]:
+    """:func:`classic_adds` as remembered, each add's meld as its plain fields: the listing needs no more."""
     key: tuple[object, ...]
     if type(meld) is RunMeld:
         suit, lo, hi, wilds = meld
@@ -164,7 +194,8 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tu
     found = _ADDS.get(key)
     if found is None:
         adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
-        found = remember(_ADDS, key, tuple(adds))
+        plain = tuple((a.cards, a.slots, a.end, tuple(a.meld)) for a in adds)
+        found = remember(_ADDS, (tuple(meld), key[1], key[2]), plain)  # equal to ``key``: a lookup finds it
     return found
 
 

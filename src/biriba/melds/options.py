@@ -10,10 +10,20 @@ disagree.  Each dispatches to the fast one-wild enumerator
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from ..cards import counts_of
 from ..rules import Rules, WildLimit
-from .classic import Placement, classic_adds, classic_meld_of, classic_melds, classic_placements
+from .classic import (
+    Placed,
+    Placement,
+    classic_adds,
+    classic_meld_of,
+    classic_melds,
+    classic_placed_melds,
+    classic_placements,
+    classic_plain_adds,
+)
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
 from .types import AddOption, Meld, RunMeld, WildMeld
@@ -55,6 +65,13 @@ def meld_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) 
     return classic_placements(counts, rules, wild_avail)
 
 
+def placed_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placed]:
+    """The melds of :func:`melds_with`, each with its placement: for a bot that weighs melds as actions."""
+    if rules.simple_wilds:
+        return classic_placed_melds(counts, rules, wild_avail)
+    return ((meld, (meld.cards(), meld.slots())) for meld in melds_with(counts, rules, wild_avail))
+
+
 def hand_wilds(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> list[int]:
     """The wild kinds in the hand that may go into sets and runs (``wilds_ok``: see :func:`meld_options`)."""
     found: list[int] = []
@@ -85,13 +102,15 @@ def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[
     return classic_adds(meld, counts, wild_avail)
 
 
-def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[AddOption]]:
+def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[tuple[Any, ...]]]:
     """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail)``, dispatched once.
 
-    Listing legal actions asks it of every team meld at every decision.
+    Listing legal actions asks it of every team meld at every decision, and
+    reads only each add's cards, slots and end, its first three fields: in
+    the one-wild case the adds come as remembered, the melds as plain tuples.
     """
     if rules.simple_wilds:
-        return classic_adds
+        return classic_plain_adds
     return lambda meld, counts, wild_avail: adds_with(meld, counts, rules, wild_avail)
 
 
