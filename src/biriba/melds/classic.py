@@ -21,7 +21,6 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import compress
 from operator import itemgetter
-from typing import Any
 
 from ..cards import KINDS
 from ..rules import Rules
@@ -32,7 +31,11 @@ from .types import (
     POS_CODE,
     RUN_CODES,
     AddOption,
+    Fields,
+    Group,
     Meld,
+    Placement,
+    PlainAdd,
     RunMeld,
     SetMeld,
     naturals_of,
@@ -41,15 +44,8 @@ from .types import (
     set_ranks,
 )
 
-Placement = tuple[tuple[int, ...], tuple[int, ...]]
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
-#: A meld's fields as a plain tuple (what :func:`tuple` gives of a :class:`RunMeld` or :class:`SetMeld`).
-Fields = tuple[Any, ...]
-#: A suit's runs or a rank's sets: the melds' fields and, in the same order, their placements.
-Group = tuple[tuple[Fields, ...], tuple[Placement, ...]]
-#: An add with its resulting meld's fields: ``(cards, slots, end, fields)``.
-PlainAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
 _GROUPS: dict[tuple[object, ...], Group] = {}
 _ADDS: dict[tuple[object, ...], tuple[PlainAdd, ...]] = {}
 

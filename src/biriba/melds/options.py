@@ -16,7 +16,6 @@ from ..cards import counts_of
 from ..rules import Rules, WildLimit
 from .classic import (
     Placed,
-    Placement,
     classic_adds,
     classic_meld_of,
     classic_melds,
@@ -26,7 +25,7 @@ from .classic import (
 )
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
-from .types import AddOption, Meld, RunMeld, WildMeld
+from .types import AddOption, Meld, Placement, RunMeld, WildMeld
 
 
 def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:

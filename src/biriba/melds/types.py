@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import NAMES, format_cards
 from ..rules import Rules, SetBiribas
@@ -27,6 +27,15 @@ RUN_CODES: tuple[tuple[int, ...], ...] = tuple(POS_CODE[s][1:15] for s in range(
 SET_RANKS = (0, *range(2, 13))
 ALL_RANKS = tuple(range(13))
 NO_SLOT = -1
+#: The cards and slots of a ``meld`` action.
+Placement = tuple[tuple[int, ...], tuple[int, ...]]
+#: A meld's fields as a plain tuple, what :func:`tuple` gives of a :class:`RunMeld` or :class:`SetMeld`:
+#: the garbage collector lets go of it, never of a named tuple, so the memos keep melds this way.
+Fields = tuple[Any, ...]
+#: A suit's runs or a rank's sets: the melds' fields and, in the same order, their placements.
+Group = tuple[tuple[Fields, ...], tuple[Placement, ...]]
+#: An add with its resulting meld's fields: ``(cards, slots, end, fields)``.
+PlainAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
 
 
 def format_placed(cards: Sequence[int], slots: Sequence[int]) -> str:
