@@ -61,7 +61,9 @@ def test_a_search_explains_its_choice() -> None:
 
 def test_the_perfect_bot_searches_the_true_deal() -> None:
     deal = midgame(5, steps=20)
-    bot = PerfectBot(lambda: deal, 0, samples=2)
+    bot = PerfectBot(lambda: deal, 0)
+    assert bot.samples == 2  # the documented perfect bot: more samples of the one true deal add nothing
+    assert PerfectBot(lambda: deal, 0, samples=4).samples == 4
     legal = list(deal.legal_actions())
     assert bot.choose(deal.view_for(deal.to_move), legal) in legal
     assert "perfect" not in BOT_KINDS and "perfect" not in BOT_HELP  # never offered to players
