@@ -23,7 +23,7 @@ serve: $(STAMP)
 	$(BIN)/biriba serve $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks conftest.py
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2
 
@@ -32,8 +32,8 @@ test-long: $(STAMP)
 	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff format --check src tests benchmarks conftest.py
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -47,6 +47,7 @@ bench-serve: $(STAMP)
 # The compiled engine (optional): the hottest modules as C extensions by mypyc, for faster search.
 # Needs a C compiler and Python's headers; `make pure` goes back to pure Python.
 fast: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[fast]'
 	$(BIN)/python src/biriba/compiled.py build
 
 pure: $(STAMP)
@@ -54,4 +55,5 @@ pure: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf src/.mypy_cache src/build src/biriba/.compiled.json
 	find src -name '*.so' -delete

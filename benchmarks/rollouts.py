@@ -121,7 +121,10 @@ def compiled_engine(wanted: bool) -> Iterator[Path | None]:
         src = Path(scratch) / "src"
         skip = shutil.ignore_patterns("*.so", "__pycache__")
         shutil.copytree(here.parent / "src" / "biriba", src / "biriba", ignore=skip)
-        subprocess.run([sys.executable, str(src / "biriba" / "compiled.py"), "build"], check=True, capture_output=True)
+        tool = str(src / "biriba" / "compiled.py")
+        done = subprocess.run([sys.executable, tool, "build"], capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"the compiled engine could not be built:\n{done.stderr}")
         yield src
 
 

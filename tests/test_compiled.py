@@ -8,6 +8,7 @@ refused at import.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -52,7 +53,8 @@ print(digest.hexdigest())
 def _can_compile() -> bool:
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    return shutil.which(compiler) is not None and headers.exists()
+    tools = all(importlib.util.find_spec(name) is not None for name in ("mypyc", "setuptools"))
+    return shutil.which(compiler) is not None and headers.exists() and tools
 
 
 def _run(src: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -60,10 +62,14 @@ def _run(src: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=src, timeout=600)
 
 
-@pytest.mark.skipif(not _can_compile(), reason="no C compiler or Python headers: `make fast` cannot build here")
-def test_the_compiled_engine_plays_as_the_pure_one_and_a_stale_build_is_refused(tmp_path: Path) -> None:
+CANNOT = "no C compiler, Python headers, mypyc or setuptools: `make fast` cannot build here"
+
+
+@pytest.mark.skipif(not _can_compile(), reason=CANNOT)
+def test_the_compiled_engine_plays_as_the_pure_one_and_a_build_unlike_its_source_is_refused(tmp_path: Path) -> None:
     src = tmp_path / "src"
-    shutil.copytree(SRC / "biriba", src / "biriba", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    skip = shutil.ignore_patterns("*.so", ".compiled.json", "__pycache__")
+    shutil.copytree(SRC / "biriba", src / "biriba", ignore=skip)
     tool = str(src / "biriba" / "compiled.py")
 
     pure = _run(src, "-c", PLAY, "3")
@@ -78,14 +84,22 @@ def test_the_compiled_engine_plays_as_the_pure_one_and_a_stale_build_is_refused(
     assert fast.stdout.splitlines()[0].count(compiled.SUFFIX) == 3  # the extensions ran, not the sources
     assert fast.stdout.splitlines()[1] == pure.stdout.splitlines()[1]
 
-    source = src / "biriba" / "melds" / "classic.py"
-    later = compiled.extension_of("biriba/melds/classic.py", src).stat().st_mtime + 10
-    os.utime(source, (later, later))  # the source edited after the build
-    refused = _run(src, "-c", "import biriba")
-    assert refused.returncode != 0
-    assert "biriba/melds/classic.py" in refused.stderr and "make fast" in refused.stderr
-    assert "stale: biriba/melds/classic.py" in _run(src, tool, "status").stdout
+    for edited in ("biriba/melds/classic.py", "biriba/rules.py"):  # compiled, or read by what is compiled
+        source = src / edited
+        times = (source.stat().st_atime_ns, source.stat().st_mtime_ns)
+        os.utime(source, ns=(times[0], times[1] + 10**9))  # as if edited after the build
+        refused = _run(src, "-c", "import biriba")
+        assert refused.returncode != 0
+        assert f"{edited} changed since the build" in refused.stderr and "make fast" in refused.stderr
+        assert f"stale: {edited} changed" in _run(src, tool, "status").stdout
+        os.utime(source, ns=times)
+        assert _run(src, "-c", "import biriba").returncode == 0
+
+    stray = src / "biriba" / ("stray" + compiled.SUFFIX)  # an extension the build did not make
+    shutil.copy(compiled.extension_of("biriba/scoring.py", src), stray)
+    assert "biriba/stray" in _run(src, "-c", "import biriba").stderr
+    stray.unlink()
 
     assert _run(src, tool, "remove").returncode == 0
-    assert compiled.built(src) == []
+    assert compiled.built(src) == [] and not (src / compiled.RECORD).exists()
     assert _run(src, "-c", "import biriba").returncode == 0

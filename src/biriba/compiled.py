@@ -4,24 +4,26 @@ Search spends most of its time listing melds and adds, scoring and choosing
 greedy moves.  ``make fast`` (``python src/biriba/compiled.py build``) compiles
 the modules named in :data:`MODULES` next to their sources; Python then loads
 the extension in preference to the ``.py`` file.  ``make pure`` (``remove``)
-deletes them.  It needs a C compiler, Python's headers and ``mypy`` (which
-ships mypyc); the pure-Python engine needs none of them and behaves the same.
+deletes them.  It needs a C compiler, Python's headers, ``mypy`` (which ships
+mypyc) and ``setuptools`` (the ``fast`` extra); the pure-Python engine needs
+none of them and behaves the same.
 
-A build older than its source would play by the old code, so importing
-:mod:`biriba` refuses that (:func:`refuse_stale`, run when this module is
-imported as part of the package, before any compiled module loads).  Run it
-as a script (``python src/biriba/compiled.py build``) to build or remove a
-stale engine without importing it.
+A build that no longer matches the source would play by old code, or crash
+on a type that changed in a module it imports, so importing :mod:`biriba`
+refuses it (:func:`refuse_stale`, run when this module is imported as part of
+the package, before any compiled module loads).  The build records the size
+and time of every ``.py`` file of the package as it starts
+(:data:`RECORD`); any difference since, or an extension the build did not
+make, is refused.  Run this file as a script (``python
+src/biriba/compiled.py build``) to build or remove a stale engine without
+importing it.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib.machinery
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 #: The compiled modules, as paths under ``src``: what random and greedy rollouts spend their time in.
@@ -36,6 +38,8 @@ MODULES = (
 )
 #: The extension that holds the compiled code of all of :data:`MODULES`; each module's own file is a shim.
 SHARED = "biriba__mypyc"
+#: The build's record of the sources it was made from (size and time of each ``.py`` file).
+RECORD = "biriba/.compiled.json"
 #: The folder holding the ``biriba`` package.
 SRC = Path(__file__).resolve().parent.parent
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -47,30 +51,46 @@ def extension_of(module: str, src: Path = SRC) -> Path:
 
 
 def built(src: Path = SRC) -> list[Path]:
-    """The extension files of the compiled engine present under ``src``."""
-    files = [extension_of(module, src) for module in MODULES] + [src / (SHARED + SUFFIX)]
-    return [path for path in files if path.exists()]
+    """Every extension file under ``src`` that this Python would load for the package (any build's)."""
+    return sorted(src.glob(f"{SHARED}{SUFFIX}")) + sorted((src / "biriba").rglob(f"*{SUFFIX}"))
 
 
-def stale(src: Path = SRC) -> list[str]:
-    """The modules whose extension is older than their source, or that the build left out."""
-    out = []
-    for module in MODULES:
-        extension = extension_of(module, src)
-        if extension.exists() and extension.stat().st_mtime < (src / module).stat().st_mtime:
-            out.append(module)
-    if built(src) and not all(extension_of(module, src).exists() for module in MODULES):
-        out += [module for module in MODULES if not extension_of(module, src).exists()]
+def sources(src: Path = SRC) -> dict[str, list[int]]:
+    """The size and modification time (ns) of every ``.py`` file of the package: what a build reads."""
+    out = {}
+    for path in sorted((src / "biriba").rglob("*.py")):
+        stat = path.stat()
+        out[path.relative_to(src).as_posix()] = [stat.st_size, stat.st_mtime_ns]
     return out
 
 
+def stale(src: Path = SRC) -> list[str]:
+    """Why the compiled engine under ``src`` does not match its source (nothing if it does, or if there is none)."""
+    present = built(src)
+    if not present:
+        return []
+    expected = {extension_of(module, src) for module in MODULES} | {src / (SHARED + SUFFIX)}
+    why = [f"{path.relative_to(src)} is not part of the build" for path in present if path not in expected]
+    why += [f"{path.relative_to(src)} is missing" for path in sorted(expected - set(present))]
+    import json  # here, not above: every import of biriba runs this module, and most have no build
+
+    try:
+        record = json.loads((src / RECORD).read_text())
+    except (OSError, ValueError):
+        return [*why, "there is no record of what it was built from"]
+    now = sources(src)
+    for name in sorted(now.keys() | record.keys()):
+        if now.get(name) != record.get(name):
+            why.append(f"{name} changed since the build")
+    return why
+
+
 def refuse_stale(src: Path = SRC) -> None:
-    """Raise :class:`ImportError` if a compiled module no longer matches its source (it would run old code)."""
-    old = stale(src)
-    if old:
+    """Raise :class:`ImportError` if the compiled engine no longer matches its source (it would run old code)."""
+    why = stale(src)
+    if why:
         raise ImportError(
-            f"the compiled engine does not match its source ({', '.join(old)}: edited since the build, "
-            "or left out of it): "
+            f"the compiled engine does not match its source ({'; '.join(why[:3])}{'...' if len(why) > 3 else ''}): "
             "rebuild it with `make fast`, or remove it with `make pure`"
         )
 
@@ -88,25 +108,40 @@ setup(
 
 
 def build(src: Path = SRC) -> list[Path]:
-    """Compile :data:`MODULES` in place under ``src`` (some seconds of C compiling); return the files made."""
+    """Compile :data:`MODULES` in place under ``src`` (some seconds of C compiling); return the files made.
+
+    The sources are recorded before mypyc reads them, so that an edit made
+    during the build shows as a change.
+    """
+    import json
+    import subprocess
+    import tempfile
+
     remove(src)
+    record = sources(src)
     with tempfile.TemporaryDirectory() as scratch:
         script = _SETUP.format(modules=list(MODULES), scratch=scratch, group=SHARED.removesuffix("__mypyc"))
-        done = subprocess.run([sys.executable, "-c", script], cwd=src, capture_output=True, text=True)
+        env = os.environ | {"MYPY_CACHE_DIR": str(Path(scratch) / "mypy")}
+        done = subprocess.run([sys.executable, "-c", script], cwd=src, capture_output=True, text=True, env=env)
     if done.returncode:
+        remove(src)
         raise RuntimeError(f"mypyc could not build the engine:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    (src / RECORD).write_text(json.dumps(record, indent=0))
     return built(src)
 
 
 def remove(src: Path = SRC) -> list[Path]:
-    """Delete the compiled engine under ``src``; the pure-Python modules are used again."""
+    """Delete the compiled engine under ``src`` (every extension of the package); pure Python is used again."""
     gone = built(src)
     for path in gone:
         os.remove(path)
+    (src / RECORD).unlink(missing_ok=True)
     return gone
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python src/biriba/compiled.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("build", "remove", "status"))
     args = parser.parse_args(argv)
@@ -117,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "remove":
         print(f"removed {len(remove())} extension files; the engine is pure Python")
     else:
-        old = stale()
-        state = "stale: " + ", ".join(old) if old else ("compiled" if built() else "pure Python")
-        print(f"engine: {state}")
+        why = stale()
+        state = "stale: " + "; ".join(why) if why else ("compiled" if built() else "pure Python")
+        print(f"engine for this Python: {state}")
     return 0
 
 

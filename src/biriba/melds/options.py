@@ -10,7 +10,6 @@ disagree.  Each dispatches to the fast one-wild enumerator
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
 
 from ..cards import counts_of
 from ..rules import Rules, WildLimit
@@ -26,6 +25,9 @@ from .classic import (
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
 from .types import AddOption, Meld, Placement, RunMeld, WildMeld
+
+#: What the listing reads of an add: its cards, slots and end (then its meld, as an object or plain fields).
+ListedAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, object]
 
 
 def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:
@@ -101,7 +103,7 @@ def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[
     return classic_adds(meld, counts, wild_avail)
 
 
-def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[tuple[Any, ...]]]:
+def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[ListedAdd]]:
     """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail)``, dispatched once.
 
     Listing legal actions asks it of every team meld at every decision, and
