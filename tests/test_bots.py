@@ -119,3 +119,21 @@ def test_easy_slips_about_one_move_in_three_to_one_of_greedys_next_favourites() 
         if deal.is_over:
             deal = Deal.shuffled(choices, max_turns=400)
     assert 0.28 < slips / choices < 0.43
+
+
+def test_greedy_ranks_a_lone_take_it_does_not_want(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Italian's empty stock (stock_out=take-if-able) can leave the take as the only legal draw."""
+    from biriba.bots.greedy import GreedyBot
+    from biriba.rules import preset
+
+    monkeypatch.setattr(GreedyBot, "_take_gain", lambda self, view: -100.0)  # a pile it would rather not take
+    for n in range(40):
+        deal = Deal.shuffled(n, rules=preset("italian"), max_turns=400)
+        rng = random.Random(n)
+        while not deal.is_over:
+            legal = list(deal.legal_actions())
+            if deal.phase.value == "draw" and [a.kind for a in legal] == ["take"]:
+                assert GreedyBot(1).ranked(deal.view_for(deal.to_move), legal) == legal
+                return
+            deal.apply(rng.choice(legal))
+    raise AssertionError("no position with the take alone in 40 italian deals")

@@ -110,7 +110,7 @@ class GreedyBot:
             gain = self._take_gain(view)
             if gain > (0 if view.stock_count == 0 else 15):
                 return kinds["take"]
-        return kinds.get("draw") or kinds["pass"]
+        return kinds.get("draw") or kinds.get("pass") or legal[0]  # italian's empty stock may leave only the take
 
     def _take_gain(self, view: PlayerView) -> float:
         counts = view.hand_counts()
