@@ -52,9 +52,8 @@ _ADDS: dict[tuple[object, ...], tuple[PlainAdd, ...]] = {}
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
     """New runs and sets with at most one wild (R7, R8), ``wild_avail`` the hand's wild kinds."""
-    for kind, (melds, _placements) in _groups(counts, rules, wild_avail):
-        for fields in melds:
-            yield _tuple_new(kind, fields)
+    for meld, _placement in classic_placed_melds(counts, rules, wild_avail):
+        yield meld
 
 
 def classic_placed_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placed]:
@@ -74,10 +73,9 @@ def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int
 
 def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``."""
-    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
-        for fields, placed in zip(melds, placements):
-            if placed == placement:
-                return _tuple_new(kind, fields)
+    for meld, placed in classic_placed_melds(counts, rules, wild_avail):
+        if placed == placement:
+            return meld
     return None
 
 
