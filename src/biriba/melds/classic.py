@@ -72,10 +72,10 @@ def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int
 
 
 def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
-    """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``."""
-    for meld, placed in classic_placed_melds(counts, rules, wild_avail):
-        if placed == placement:
-            return meld
+    """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built."""
+    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
+        if placement in placements:
+            return _tuple_new(kind, melds[placements.index(placement)])
     return None
 
 
@@ -163,6 +163,24 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> li
     for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail):  # a loop: see _groups
         out.append(_tuple_new(AddOption, (cards, slots, end, _tuple_new(kind, fields))))
     return out
+
+
+def classic_add_of(
+    meld: Meld,
+    counts: Sequence[int],
+    wild_avail: list[int],
+    cards: tuple[int, ...],
+    slots: tuple[int, ...],
+    end: str | None,
+) -> Meld | None:
+    """The meld that the add of :func:`classic_adds` placing ``cards`` at ``slots`` (``end``) leaves, or ``None``.
+
+    Only the match is built.
+    """
+    for option in classic_plain_adds(meld, counts, wild_avail):
+        if option[0] == cards and option[1] == slots and option[2] == end:
+            return _tuple_new(type(meld), option[3])
+    return None
 
 
 def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[PlainAdd, ...]:

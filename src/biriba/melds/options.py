@@ -15,6 +15,7 @@ from ..cards import counts_of
 from ..rules import Rules, WildLimit
 from .classic import (
     Placed,
+    classic_add_of,
     classic_adds,
     classic_meld_of,
     classic_melds,
@@ -131,6 +132,8 @@ def listed_add(
     meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, counts: Sequence[int], rules: Rules
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
+    if rules.simple_wilds:
+        return classic_add_of(meld, counts, hand_wilds(counts, rules), tuple(cards), tuple(slots), end)
     for option in adds_with(meld, counts, rules, hand_wilds(counts, rules)):
         if option.cards == tuple(cards) and option.slots == tuple(slots) and option.end == end:
             return option.meld
