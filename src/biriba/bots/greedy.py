@@ -43,6 +43,9 @@ RESERVE_WORTH = 250
 CARD_GUESS = 7
 #: Worth of the first run or the first set, where closing needs both (option closure_run_and_set).
 NEEDED_KIND = 60
+#: A meld or add as the bot weighs it: the index of the meld added to (-1: a new meld), the meld before
+#: (``None``) and after, and the action's cards, slots and end.
+Play = tuple[int, Meld | None, Meld, tuple[int, ...], tuple[int, ...], str | None]
 
 
 class GreedyBot:
@@ -64,10 +67,11 @@ class GreedyBot:
         best: tuple[float, float, Action] | None = None
         allowed = {action: action for action in legal}  # to answer with the legal list's own object
         counts = view.hand_counts()
+        prices = self._prices(view)
         for action, old, new in _options(view, counts, view.melds[view.team]):
             if action not in allowed:
                 continue
-            gain = self._gain(view, old, new, action.cards, len(view.hand) - len(action.cards))
+            gain = prices.gain(old, new, action.cards, len(view.hand) - len(action.cards))
             key = (gain, self.rng.random(), allowed[action])
             if best is None or key[:2] > best[:2]:
                 best = key
@@ -91,11 +95,10 @@ class GreedyBot:
         allowed = {action: action for action in legal}
         counts = view.hand_counts()
         gains: list[tuple[float, Action]] = []
+        prices = self._prices(view)
         for action, old, new in _options(view, counts, view.melds[view.team]):
             if action in allowed:
-                gains.append(
-                    (self._gain(view, old, new, action.cards, len(view.hand) - len(action.cards)), allowed[action])
-                )
+                gains.append((prices.gain(old, new, action.cards, len(view.hand) - len(action.cards)), allowed[action]))
         gains.sort(key=lambda item: -item[0])
         discards = sorted(self._discard_costs(view, [a for a in legal if a.kind == "discard"]))
         ordered = [a for gain, a in gains if gain > 0] + [a for _cost, _tie, a in discards]
@@ -115,72 +118,22 @@ class GreedyBot:
     def _take_gain(self, view: PlayerView) -> float:
         counts = view.hand_counts()
         melds = view.melds[view.team]
-        before = self._plan(view, counts, melds)
+        prices = self._prices(view)
+        before = _plan(prices, counts, melds)
         with_pile = counts[:]
         for c in view.discard:
             with_pile[c] += 1
-        after = self._plan(view, with_pile, melds)
+        after = _plan(prices, with_pile, melds)
         values = view.rules.values
         return after - before - 0.3 * sum(values[c] for c in view.discard)
 
-    def _plan(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], steps: int = 5) -> float:
-        """Points of the best few melds in a row from ``counts``, each one playable by R17/R18."""
-        counts = counts[:]
-        melds = list(melds)
-        total = 0.0
-        rules = view.rules
-        for _ in range(steps):
-            best: tuple[float, Action, Meld] | None = None
-            size = sum(counts)
-            biribas = sum(m.size >= rules.biriba_size for m in melds)
-            for action, old, new in _options(view, counts, melds):
-                left = size - len(action.cards)
-                after = biribas + (new.size >= rules.biriba_size and (old is None or old.size < rules.biriba_size))
-                if left < 2 and not _may_leave(view, left, after):
-                    continue
-                gain = self._gain(view, old, new, action.cards, left)
-                if best is None or gain > best[0]:
-                    best = (gain, action, new)
-            if best is None or best[0] <= 0:
-                break
-            gain, action, new = best
-            total += gain
-            for c in action.cards:
-                counts[c] -= 1
-            if action.kind == "meld":
-                melds.append(new)
-            else:
-                melds[action.meld] = new
-        return total
-
     # ----------------------------------------------------------- melding
-    def _gain(self, view: PlayerView, old: Meld | None, new: Meld, cards: Sequence[int], left: int) -> float:
-        rules = view.rules
-        values = rules.values
-        gain: float = 2.0 * sum(values[c] for c in cards)
-        gain += self._worth(view, new)
-        if old is not None:
-            gain -= self._worth(view, old)
-        wilds = len(new.wilds) - (len(old.wilds) if old is not None else 0)
-        if wilds > 0 and new.size < rules.biriba_size:
-            gain -= wilds * WILD_IN_HAND * min(1.0, view.stock_count / 20)
-        if left <= 1:
-            gain += self._emptying_worth(view)
-        if old is None and view.rules.closure_run_and_set and all(m.kind != new.kind for m in view.melds[view.team]):
-            gain += NEEDED_KIND
-        return gain
-
-    def _worth(self, view: PlayerView, meld: Meld) -> float:
-        """A meld's bonus, and its share of the biriba bonus to come (remembered: melds recur)."""
+    def _prices(self, view: PlayerView) -> _Prices:
+        """The gains of melds and adds from this view, its remembered meld worths kept if its rules are the same."""
         if self._worths_of != (view.rules, view.trump) or len(self._worths) > 50_000:
             self._worths_of = (view.rules, view.trump)
             self._worths.clear()
-        worth = self._worths.get(meld)
-        if worth is None:
-            worth = self._worths[tuple(meld)] = meld_bonus(meld, view.rules, view.trump) + _promise(
-                meld, view.rules, view.trump
-            )
-        return worth
+        return _Prices(self, view)
 
     def _emptying_worth(self, view: PlayerView) -> float:
         """What the reserve pickup or the closure that follows is worth."""
@@ -247,6 +200,83 @@ class GreedyBot:
         return fits
 
 
+class _Prices:
+    """What melds and adds gain, from one view: what the view fixes is worked out once, for its many options."""
+
+    __slots__ = ("biriba_size", "bot", "emptying", "table_kinds", "values", "view", "wild_share", "worths")
+
+    def __init__(self, bot: GreedyBot, view: PlayerView) -> None:
+        rules = view.rules
+        self.bot = bot
+        self.view = view
+        self.values = rules.values
+        self.biriba_size = rules.biriba_size
+        self.wild_share = min(1.0, view.stock_count / 20)
+        self.worths = bot._worths
+        # the kinds of meld on the team's table, where closing needs a run and a set (option closure_run_and_set)
+        self.table_kinds = {m.kind for m in view.melds[view.team]} if rules.closure_run_and_set else None
+        self.emptying: float | None = None
+
+    def gain(self, old: Meld | None, new: Meld, cards: Sequence[int], left: int) -> float:
+        """What laying ``cards`` to turn ``old`` (``None``: a new meld) into ``new`` gains, ``left`` cards left."""
+        values = self.values
+        gain: float = 2.0 * sum(map(values.__getitem__, cards))
+        gain += self.worth(new)
+        if old is not None:
+            gain -= self.worth(old)
+        wilds = len(new.wilds) - (len(old.wilds) if old is not None else 0)
+        if wilds > 0 and new.size < self.biriba_size:
+            gain -= wilds * WILD_IN_HAND * self.wild_share
+        if left <= 1:
+            if self.emptying is None:
+                self.emptying = self.bot._emptying_worth(self.view)
+            gain += self.emptying
+        if old is None and self.table_kinds is not None and new.kind not in self.table_kinds:
+            gain += NEEDED_KIND
+        return gain
+
+    def worth(self, meld: Meld) -> float:
+        """A meld's bonus, and its share of the biriba bonus to come (remembered: melds recur)."""
+        worth = self.worths.get(meld)
+        if worth is None:
+            rules, trump = self.view.rules, self.view.trump
+            worth = self.worths[tuple(meld)] = meld_bonus(meld, rules, trump) + _promise(meld, rules, trump)
+        return worth
+
+
+def _plan(prices: _Prices, counts: list[int], melds: Sequence[Meld], steps: int = 5) -> float:
+    """Points of the best few melds in a row from ``counts``, each one playable by R17/R18."""
+    counts = counts[:]
+    melds = list(melds)
+    total = 0.0
+    view = prices.view
+    rules = view.rules
+    size_of_biriba = rules.biriba_size
+    for _ in range(steps):
+        best: tuple[float, int, Meld, tuple[int, ...]] | None = None
+        size = sum(counts)
+        biribas = sum(m.size >= size_of_biriba for m in melds)
+        for index, old, new, cards, _slots, _end in _plays(rules, counts, melds):
+            left = size - len(cards)
+            after = biribas + (new.size >= size_of_biriba and (old is None or old.size < size_of_biriba))
+            if left < 2 and not _may_leave(view, left, after):
+                continue
+            gain = prices.gain(old, new, cards, left)
+            if best is None or gain > best[0]:
+                best = (gain, index, new, cards)
+        if best is None or best[0] <= 0:
+            break
+        gain, index, new, cards = best
+        total += gain
+        for c in cards:
+            counts[c] -= 1
+        if index < 0:
+            melds.append(new)
+        else:
+            melds[index] = new
+    return total
+
+
 def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
     """May a meld leave 0 or 1 card: a reserve pickup to come (R18, R19) or a closure (R22 and its options)?"""
     rules = view.rules
@@ -261,15 +291,20 @@ def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
 
 
 def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iterator[tuple[Action, Meld | None, Meld]]:
-    """Every meld and add these cards allow, with the meld before and after."""
-    rules = view.rules
+    """Every meld and add these cards allow, as the action, with the meld before and after."""
     new = tuple.__new__  # the named tuple without its Python-level __new__: this runs for every option
+    for index, old, meld, cards, slots, end in _plays(view.rules, counts, melds):
+        yield new(Action, ("meld" if index < 0 else "add", cards, slots, index, end)), old, meld
+
+
+def _plays(rules: Rules, counts: list[int], melds: Sequence[Meld]) -> Iterator[Play]:
+    """Every meld and add these cards allow onto ``melds``, in the legal list's order (see :data:`Play`)."""
     wilds = hand_wilds(counts, rules)
     for meld, (cards, slots) in placed_melds(counts, rules, wilds):
-        yield new(Action, ("meld", cards, slots, -1, None)), None, meld
+        yield -1, None, meld, cards, slots, None
     for index, old in enumerate(melds):
         for option in adds_with(old, counts, rules, wilds):
-            yield new(Action, ("add", option.cards, option.slots, index, option.end)), old, option.meld
+            yield index, old, option.meld, option.cards, option.slots, option.end
 
 
 def _promise(meld: Meld, rules: Rules, trump: int) -> float:
