@@ -133,36 +133,7 @@ class GreedyBot:
         if self._worths_of != (view.rules, view.trump) or len(self._worths) > 50_000:
             self._worths_of = (view.rules, view.trump)
             self._worths.clear()
-        return _Prices(self, view)
-
-    def _emptying_worth(self, view: PlayerView) -> float:
-        """What the reserve pickup or the closure that follows is worth."""
-        if view.reserves[view.team] is None:
-            return RESERVE_WORTH
-        ours, theirs = self._estimates(view)
-        if ours + view.rules.going_out_bonus >= theirs or view.stock_count < 8:
-            return 150.0
-        return -150.0
-
-    def _estimates(self, view: PlayerView) -> tuple[float, float]:
-        """Rough deal scores of the two sides as they stand."""
-        rules = view.rules
-        values = rules.values
-        scores = []
-        for team, seats in enumerate(rules.teams):
-            points: float = sum(
-                sum(values[c] for c in m.cards()) + meld_bonus(m, rules, view.trump) for m in view.melds[team]
-            )
-            for seat in seats:
-                if seat == view.seat:
-                    points -= sum(values[c] for c in view.hand)
-                else:
-                    points -= CARD_GUESS * view.hand_sizes[seat]
-            if view.reserves[team] is None:
-                points -= rules.no_reserve_penalty
-            scores.append(points)
-        mine = scores[view.team]
-        return mine, max(s for t, s in enumerate(scores) if t != view.team)
+        return _Prices(view, self._worths)
 
     # ---------------------------------------------------------- discarding
     def _discard(self, view: PlayerView, discards: Sequence[Action]) -> Action:
@@ -203,16 +174,16 @@ class GreedyBot:
 class _Prices:
     """What melds and adds gain, from one view: what the view fixes is worked out once, for its many options."""
 
-    __slots__ = ("biriba_size", "bot", "emptying", "table_kinds", "values", "view", "wild_share", "worths")
+    __slots__ = ("biriba_size", "emptying", "table_kinds", "values", "view", "wild_share", "worths")
 
-    def __init__(self, bot: GreedyBot, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, worths: dict[tuple[Any, ...], float]) -> None:
+        """``worths``: the bot's remembered meld worths, under the view's rules and trump."""
         rules = view.rules
-        self.bot = bot
         self.view = view
         self.values = rules.values
         self.biriba_size = rules.biriba_size
         self.wild_share = min(1.0, view.stock_count / 20)
-        self.worths = bot._worths
+        self.worths = worths
         # the kinds of meld on the team's table, where closing needs a run and a set (option closure_run_and_set)
         self.table_kinds = {m.kind for m in view.melds[view.team]} if rules.closure_run_and_set else None
         self.emptying: float | None = None
@@ -229,7 +200,7 @@ class _Prices:
             gain -= wilds * WILD_IN_HAND * self.wild_share
         if left <= 1:
             if self.emptying is None:
-                self.emptying = self.bot._emptying_worth(self.view)
+                self.emptying = _emptying_worth(self.view)
             gain += self.emptying
         if old is None and self.table_kinds is not None and new.kind not in self.table_kinds:
             gain += NEEDED_KIND
@@ -275,6 +246,37 @@ def _plan(prices: _Prices, counts: list[int], melds: Sequence[Meld], steps: int 
         else:
             melds[index] = new
     return total
+
+
+def _emptying_worth(view: PlayerView) -> float:
+    """What the reserve pickup or the closure that follows is worth."""
+    if view.reserves[view.team] is None:
+        return RESERVE_WORTH
+    ours, theirs = _estimates(view)
+    if ours + view.rules.going_out_bonus >= theirs or view.stock_count < 8:
+        return 150.0
+    return -150.0
+
+
+def _estimates(view: PlayerView) -> tuple[float, float]:
+    """Rough deal scores of the two sides as they stand."""
+    rules = view.rules
+    values = rules.values
+    scores = []
+    for team, seats in enumerate(rules.teams):
+        points: float = sum(
+            sum(values[c] for c in m.cards()) + meld_bonus(m, rules, view.trump) for m in view.melds[team]
+        )
+        for seat in seats:
+            if seat == view.seat:
+                points -= sum(values[c] for c in view.hand)
+            else:
+                points -= CARD_GUESS * view.hand_sizes[seat]
+        if view.reserves[team] is None:
+            points -= rules.no_reserve_penalty
+        scores.append(points)
+    mine = scores[view.team]
+    return mine, max(s for t, s in enumerate(scores) if t != view.team)
 
 
 def _may_leave(view: PlayerView, left: int, biribas: int) -> bool:
