@@ -82,7 +82,7 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
         while not deal.is_over:
             legal = list(deal.legal_actions())
             deal.apply(bot.choose(deal.view_for(deal.to_move), legal) if n % 2 else random.Random(n).choice(legal))
-    memos = (classic._GROUPS, classic._ADDS, bot._worths, bot._fits)  # type: ignore[attr-defined]
+    memos = (classic._GROUPS, classic._ADDS, bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
     assert all(memos)
 
     def watched() -> int:

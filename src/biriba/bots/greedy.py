@@ -53,11 +53,9 @@ class GreedyBot:
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
-        # remembered by a meld's plain fields, which the garbage collector stops watching (see melds/classic.py)
-        self._worths: dict[tuple[Any, ...], float] = {}
-        self._worths_of: tuple[Rules, int] | None = None
-        self._fits: dict[tuple[tuple[Any, ...], int], bool] = {}
-        self._fits_of: Rules | None = None
+        # by a meld's plain fields, which the garbage collector stops watching (see melds/classic.py)
+        self._worths = _Memory()  # a meld's worth, under the same rules and trump
+        self._fits = _Memory()  # whether a card could go onto a meld, under the same rules
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -130,10 +128,7 @@ class GreedyBot:
     # ----------------------------------------------------------- melding
     def _prices(self, view: PlayerView) -> _Prices:
         """The gains of melds and adds from this view, its remembered meld worths kept if its rules are the same."""
-        if self._worths_of != (view.rules, view.trump) or len(self._worths) > 50_000:
-            self._worths_of = (view.rules, view.trump)
-            self._worths.clear()
-        return _Prices(view, self._worths)
+        return _Prices(view, self._worths.under((view.rules, view.trump)))
 
     # ---------------------------------------------------------- discarding
     def _discard(self, view: PlayerView, discards: Sequence[Action]) -> Action:
@@ -146,29 +141,45 @@ class GreedyBot:
         opponents = [m for t, team in enumerate(view.melds) if t != view.team for m in team]
         ours = view.melds[view.team]
         late = view.stock_count < 10
+        fits = self._fits.under((rules,))
 
         def cost(action: Action) -> tuple[float, float, Action]:
             card = action.cards[0]
             keep = _usefulness(card, counts, rules)
-            if any(self._fits_onto(m, card, rules) for m in ours):
+            if any(_fits_onto(fits, m, card, rules) for m in ours):
                 keep += 30
-            danger = 45 if any(self._fits_onto(m, card, rules) for m in opponents) else 0
+            danger = 45 if any(_fits_onto(fits, m, card, rules) for m in opponents) else 0
             dump = rules.values[card] * (0.8 if late else 0.2)
             return keep + danger - dump, self.rng.random(), action
 
         return [cost(action) for action in discards]
 
-    def _fits_onto(self, meld: Meld, card: int, rules: Rules) -> bool:
-        """Could this one card go onto ``meld``?  Remembered: melds recur from decision to decision."""
-        if self._fits_of is not rules or len(self._fits) > 50_000:
-            self._fits_of = rules
-            self._fits.clear()
-        fits = self._fits.get((meld, card))
-        if fits is None:
-            single = [0] * KINDS
-            single[card] = 1
-            fits = self._fits[tuple(meld), card] = next(add_options(meld, single, rules), None) is not None
-        return fits
+
+class _Memory:
+    """What a bot remembers from decision to decision, forgotten when what it was worked out under changes."""
+
+    __slots__ = ("found", "of")
+
+    def __init__(self) -> None:
+        self.found: dict[Any, Any] = {}
+        self.of: tuple[Any, ...] = ()
+
+    def under(self, of: tuple[Any, ...]) -> dict[Any, Any]:
+        """The memory for this decision, worked out under ``of`` (rules, trump...), and bounded in size."""
+        if self.of != of or len(self.found) > 50_000:
+            self.of = of
+            self.found = {}
+        return self.found
+
+
+def _fits_onto(fits: dict[Any, Any], meld: Meld, card: int, rules: Rules) -> bool:
+    """Could this one card go onto ``meld``?  Remembered in ``fits``: melds recur from decision to decision."""
+    fit: bool | None = fits.get((meld, card))
+    if fit is None:
+        single = [0] * KINDS
+        single[card] = 1
+        fit = fits[tuple(meld), card] = next(add_options(meld, single, rules), None) is not None
+    return fit
 
 
 class _Prices:

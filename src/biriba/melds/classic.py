@@ -165,24 +165,6 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> li
     return out
 
 
-def classic_add_of(
-    meld: Meld,
-    counts: Sequence[int],
-    wild_avail: list[int],
-    cards: tuple[int, ...],
-    slots: tuple[int, ...],
-    end: str | None,
-) -> Meld | None:
-    """The meld that the add of :func:`classic_adds` placing ``cards`` at ``slots`` (``end``) leaves, or ``None``.
-
-    Only the match is built.
-    """
-    for option in classic_plain_adds(meld, counts, wild_avail):
-        if option[0] == cards and option[1] == slots and option[2] == end:
-            return _tuple_new(type(meld), option[3])
-    return None
-
-
 def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[PlainAdd, ...]:
     """:func:`classic_adds` as remembered, each add's meld as its plain fields: the listing needs no more."""
     key: tuple[object, ...]
@@ -206,8 +188,7 @@ def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int])
     found = _ADDS.get(key)
     if found is None:
         adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
-        plain = tuple((a.cards, a.slots, a.end, tuple(a.meld)) for a in adds)
-        found = remember(_ADDS, (tuple(meld), key[1], key[2]), plain)  # equal to ``key``: a lookup finds it
+        found = remember(_ADDS, (tuple(meld), key[1], key[2]), tuple(adds))  # equal to ``key``: a lookup finds it
     return found
 
 
@@ -268,33 +249,25 @@ def _wild_two_ok(
     return max(naturals) - min(naturals) + 1 != len(naturals)
 
 
-def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[AddOption]:
-    base = meld.rank * 4
+def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[PlainAdd]:
+    rank = meld.rank
+    base = rank * 4
     have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
     if meld.wilds:
         wild_avail = []  # one wild per meld (R7, R14): a wild below joins a set without one
     if not any(have):
-        if wild_avail:
-            for w in wild_avail:
-                yield _tuple_new(
-                    AddOption, ((w,), (NO_SLOT,), None, _tuple_new(SetMeld, (meld.rank, meld.naturals, (w,))))
-                )
+        for w in wild_avail:
+            yield (w,), (NO_SLOT,), None, (rank, meld.naturals, (w,))
         return
     for naturals in ((), *naturals_of(base, have)):
         merged = tuple(sorted(meld.naturals + naturals))
         if naturals:
-            yield _tuple_new(
-                AddOption,
-                (naturals, NO_SLOTS[len(naturals)], None, _tuple_new(SetMeld, (meld.rank, merged, meld.wilds))),
-            )
+            yield naturals, NO_SLOTS[len(naturals)], None, (rank, merged, meld.wilds)
         for w in wild_avail:
-            yield _tuple_new(
-                AddOption,
-                ((*naturals, w), NO_SLOTS[len(naturals) + 1], None, _tuple_new(SetMeld, (meld.rank, merged, (w,)))),
-            )
+            yield (*naturals, w), NO_SLOTS[len(naturals) + 1], None, (rank, merged, (w,))
 
 
-def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
     """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
@@ -348,7 +321,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
         yield from _adds_after_two_lands(run, counts, hand_wilds)
 
 
-def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[AddOption]:
+def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
     """Adds where the run's wild two lands on rank 2 and a hand wild then joins.
 
     Once the displaced two is natural (R9) the run holds no wild, so a wild
@@ -366,11 +339,11 @@ def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[
             return
     landed = RunMeld(suit, 2, hi)
     two = 4 + suit
-    for option in _run_adds(landed, rest, [w for w in hand_wilds if rest[w]]):
+    for cards, slots, _end, fields in _run_adds(landed, rest, [w for w in hand_wilds if rest[w]]):
         # a second two of the suit could have been the natural one (R9): that add is listed already
-        if any(slot >= 0 and card != two for card, slot in zip(option.cards, option.slots)):
-            placed = sorted([(c, NO_SLOT) for c in lifted] + list(zip(option.cards, option.slots)))
-            yield AddOption(tuple(c for c, _ in placed), tuple(s for _, s in placed), "low", option.meld)
+        if any(slot >= 0 and card != two for card, slot in zip(cards, slots)):
+            placed = sorted([(c, NO_SLOT) for c in lifted] + list(zip(cards, slots)))
+            yield tuple(c for c, _ in placed), tuple(s for _, s in placed), "low", fields
 
 
 def _misses(cells: list[int], counts: Sequence[int], codes: Sequence[int]) -> list[list[int]]:
@@ -396,8 +369,8 @@ def _run_option(
     end: str | None,
     wilds: tuple[tuple[int, int], ...],
     displaced_at: int = 0,
-) -> AddOption:
-    """Build the option that fills ``cells`` with naturals except ``free``.
+) -> PlainAdd:
+    """Build the add that fills ``cells`` with naturals except ``free``.
 
     ``wild`` (if >= 0) is a hand wild put at ``free``; otherwise ``free`` is
     where the displaced table wild went (``wilds`` gives the new wild list).
@@ -415,10 +388,10 @@ def _run_option(
         wilds = ((free, wild),)
     else:
         slots = NO_SLOTS[len(naturals)]
-    new = _tuple_new(RunMeld, (suit, L, H, wilds))  # the NamedTuple without its Python-level __new__
+    fields: Fields = (suit, L, H, wilds)
     if L == 2 and H == 14:
-        new = normalize_run(new)
-    return _tuple_new(AddOption, (tuple(naturals), slots, end, new))
+        fields = tuple(normalize_run(RunMeld(suit, L, H, wilds)))
+    return tuple(naturals), slots, end, fields
 
 
 _tuple_new = tuple.__new__

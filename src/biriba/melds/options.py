@@ -15,7 +15,6 @@ from ..cards import counts_of
 from ..rules import Rules, WildLimit
 from .classic import (
     Placed,
-    classic_add_of,
     classic_adds,
     classic_meld_of,
     classic_melds,
@@ -25,10 +24,10 @@ from .classic import (
 )
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
-from .types import AddOption, Meld, Placement, RunMeld, WildMeld
+from .types import AddOption, Fields, Meld, Placement, RunMeld, WildMeld
 
-#: What the listing reads of an add: its cards, slots and end (then its meld, as an object or plain fields).
-ListedAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, object]
+#: What the listing reads of an add: its cards, slots and end (then its meld, as a meld or its plain fields).
+ListedAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
 
 
 def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:
@@ -132,11 +131,10 @@ def listed_add(
     meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, counts: Sequence[int], rules: Rules
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
-    if rules.simple_wilds:
-        return classic_add_of(meld, counts, hand_wilds(counts, rules), tuple(cards), tuple(slots), end)
-    for option in adds_with(meld, counts, rules, hand_wilds(counts, rules)):
-        if option.cards == tuple(cards) and option.slots == tuple(slots) and option.end == end:
-            return option.meld
+    cards, slots = tuple(cards), tuple(slots)
+    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules)):
+        if option[0] == cards and option[1] == slots and option[2] == end:
+            return tuple.__new__(type(meld), option[3])  # an add keeps the meld's kind; only the match is built
     return None
 
 
