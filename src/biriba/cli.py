@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("tournament", help="two bots on duplicate deals, with 95%% intervals")
-    p.add_argument("bot_a", metavar="BOT", help="a bot kind (hard:samples=16 sets a search bot's work)")
+    p.add_argument("bot_a", metavar="BOT", help="a bot kind (hard:samples=64 sets a search bot's work)")
     p.add_argument("bot_b", metavar="BOT", help="the other bot")
     p.add_argument(
         "--deals",

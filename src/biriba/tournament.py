@@ -80,7 +80,7 @@ class Pair:
 
 
 def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
-    """A bot by its tournament name: ``greedy``, ``hard``, ``hard:samples=16,think_ms=500``, ``perfect``..."""
+    """A bot by its tournament name: ``greedy``, ``hard``, ``hard:samples=64,think_ms=500``, ``perfect``..."""
     name, _, options = kind.partition(":")
     settings: dict[str, Any] = {}
     for item in filter(None, options.split(",")):
