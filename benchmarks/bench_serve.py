@@ -2,12 +2,12 @@
 
 Starts ``biriba serve`` as its own process (SQLite, then PostgreSQL), opens N
 tables of four seats, and seats four WebSocket clients at each; every client
-answers its turns with a random legal action after a short think time.  It
+answers its turns with a random legal action after a second's thought.  It
 reports actions per second, the round trip of an action (sent until the
 state that holds it comes back) as p50 and p99, and the server's memory per
 table.  Figures, not a test: the machine is shared and noisy.
 
-Usage: ``python benchmarks/bench_serve.py [--tables 200] [--seconds 30] [--think 0.05] [--db sqlite|postgresql]``.
+Usage: ``python benchmarks/bench_serve.py [--tables 200] [--seconds 30] [--think 1] [--db sqlite|postgresql]``.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--think", type=float, default=0.05, help="seconds a client waits before it acts")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before it acts")
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args()
