@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from biriba.bots import BOT_KINDS, make_bot
+from biriba.bots import BOT_KINDS, TABLE_THINK_MS, GreedyBot, SearchBot, make_bot, table_bot
 from biriba.deal import Deal
 from biriba.knowledge import determinize
 from biriba.rules import PRESETS
@@ -19,6 +19,17 @@ def test_make_bot_knows_the_kinds() -> None:
     assert set(BOT_KINDS) == {"random", "easy", "greedy", "medium", "hard"}
     with pytest.raises(ValueError, match="unknown bot kind"):
         make_bot("clever")
+
+
+def test_a_hard_bot_at_a_table_with_people_thinks_at_most_a_second() -> None:
+    """Issue 10, item 3: ``think_ms`` bounds a decision where people wait; self-play keeps a seed's choices."""
+    at_table = table_bot("hard", 1)
+    assert isinstance(at_table, SearchBot) and at_table.think_ms == TABLE_THINK_MS == 1000
+    alone = make_bot("hard", 1)
+    assert isinstance(alone, SearchBot) and alone.think_ms is None
+    assert isinstance(table_bot("medium", 1), GreedyBot)
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        table_bot("clever")
 
 
 @pytest.mark.parametrize("kind", sorted(BOT_KINDS))

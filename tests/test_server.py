@@ -311,6 +311,15 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
         assert json.dumps(record)  # the download is plain JSON
 
 
+def test_a_web_tables_hard_bots_think_at_most_a_second() -> None:
+    from biriba.server.live import LiveTable
+    from biriba.server.store import SeatInfo, TableRow
+
+    seats = [SeatInfo("person"), SeatInfo("bot", "hard"), SeatInfo("bot", "greedy"), SeatInfo("bot", "hard")]
+    live = LiveTable(TableRow(id="t", rules="classic", settings={}, seats=seats, seed="s"), store=None)  # type: ignore[arg-type]
+    assert [getattr(bot, "think_ms", None) for bot in live.table.agents] == [None, 1000, None, 1000]
+
+
 def test_hard_bots_play_at_a_web_table(tmp_path: Any) -> None:
     """Issue 10, item 5: the levels are offered wherever bots are chosen; the hard bot thinks in a thread."""
     hard = {"kind": "bot", "bot": "hard"}

@@ -283,6 +283,7 @@ def test_every_meld_is_in_sight_and_a_click_adds_to_the_meld_clicked() -> None:
 def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
     """The screen stays live while a hard bot searches; `h` shows the hard bot's choice and its reason."""
     session = Session.new(CLASSIC, ["hard"], seed=4)
+    assert [getattr(bot, "think_ms", None) for bot in session.table.agents] == [None, 1000, 1000, 1000]
 
     async def test(app: BiribaApp) -> None:
         await settle(app)

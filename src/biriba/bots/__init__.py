@@ -11,7 +11,7 @@ from .base import Bot
 from .easy import EasyBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
-from .search import SearchBot
+from .search import TABLE_THINK_MS, SearchBot
 
 #: The bots players may choose, by kind.  The levels are easy, medium (greedy) and hard (search).
 BOT_KINDS: dict[str, Callable[[int | str | None], Bot]] = {
@@ -40,4 +40,27 @@ def make_bot(kind: str, seed: int | str | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOT_HELP", "BOT_KINDS", "Bot", "EasyBot", "GreedyBot", "RandomBot", "SearchBot", "make_bot"]
+def table_bot(kind: str, seed: int | str | None = None) -> Bot:
+    """A bot of the named kind to play with people: a search bot thinks at most :data:`TABLE_THINK_MS`.
+
+    Self-play, simulations and tournaments use :func:`make_bot`, whose search
+    is bounded by its work only, so that a seed fixes every choice.
+    """
+    bot = make_bot(kind, seed)
+    if isinstance(bot, SearchBot):
+        bot.think_ms = TABLE_THINK_MS
+    return bot
+
+
+__all__ = [
+    "BOT_HELP",
+    "BOT_KINDS",
+    "TABLE_THINK_MS",
+    "Bot",
+    "EasyBot",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+    "table_bot",
+]

@@ -34,6 +34,9 @@ ROLLOUT_DECISIONS = 16
 WIDTH = 5
 #: Deals sampled per decision (head to head, 32 beat 16 by +95 points a game over 200 classic pairs).
 SAMPLES = 32
+#: The longest a hard bot searches at a table with people, terminal or web, in milliseconds: a rare
+#: italian decision with a taken pile can take seconds, and the players would wait.
+TABLE_THINK_MS = 1000
 
 
 @dataclass

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BOT_KINDS, GreedyBot, SearchBot, make_bot
+from ..bots import BOT_KINDS, GreedyBot, SearchBot, table_bot
 from ..cards import NAMES, parse_card
 from ..errors import BiribaError, IllegalActionError, NotationError
 from ..match import Match
@@ -33,8 +33,6 @@ from .store import SeatInfo, Store, StoredTable, TableRow, token_hash
 DEAL_PAUSE = 15.0
 #: The bot that plays for an absent person, or when a turn clock runs out.
 STAND_IN = "greedy"
-#: The longest a hard bot searches at a web table, in milliseconds (its table waits meanwhile).
-THINK_MS = 1000
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -96,12 +94,9 @@ class LiveTable:
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
-            make_bot(s.bot or STAND_IN, f"{row.seed}/bot/{i}") if s.kind == "bot" else None
+            table_bot(s.bot or STAND_IN, f"{row.seed}/bot/{i}") if s.kind == "bot" else None
             for i, s in enumerate(row.seats)
         ]
-        for bot in agents:
-            if isinstance(bot, SearchBot):
-                bot.think_ms = THINK_MS
         self.table = Table(Match(self.rules, self.names(), seed=row.seed), agents)
         self.stand_in = GreedyBot(f"{row.seed}/stand-in")
         self.lock = asyncio.Lock()

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..actions import Action
-from ..bots import SearchBot, make_bot
+from ..bots import SearchBot, table_bot
 from ..deal import Deal
 from ..errors import NotationError
 from ..match import Match
@@ -109,7 +109,7 @@ class Session:
     def _at_table(cls, match: Match, bot_kinds: Sequence[str], save: Path, plain: bool) -> Session:
         seats = match.rules.seats
         agents = [None] + [
-            make_bot(bot_kinds[(s - 1) % len(bot_kinds)], f"{match.seed}/bot/{s}") for s in range(1, seats)
+            table_bot(bot_kinds[(s - 1) % len(bot_kinds)], f"{match.seed}/bot/{s}") for s in range(1, seats)
         ]
         return cls(Table(match, agents), Words(match.rules, plain), save)
 
