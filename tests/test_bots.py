@@ -27,6 +27,8 @@ def test_a_hard_bot_at_a_table_with_people_thinks_at_most_a_second() -> None:
     assert isinstance(at_table, SearchBot) and at_table.think_ms == TABLE_THINK_MS == 1000
     alone = make_bot("hard", 1)
     assert isinstance(alone, SearchBot) and alone.think_ms is None
+    quick = table_bot("hard", 1, think_ms=250)
+    assert isinstance(quick, SearchBot) and quick.think_ms == 250
     assert isinstance(table_bot("medium", 1), GreedyBot)
     with pytest.raises(ValueError, match="unknown bot kind"):
         table_bot("clever")

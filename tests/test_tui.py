@@ -250,6 +250,7 @@ def test_ctrl_c_says_where_the_match_is_saved() -> None:
         (["--save", "/nonexistent-dir/x.json"], r"the folder /nonexistent-dir does not exist"),
         (["--set", "seats=abc"], r"--set seats=abc: seats takes a whole number"),
         (["--bots", "wizard"], r"unknown bot kind 'wizard'"),
+        (["--think-ms", "0"], r"--think-ms is a number of milliseconds, more than 0"),
     ],
 )
 def test_bad_start_options_give_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .bots import BOT_KINDS
+from .bots import BOT_KINDS, TABLE_THINK_MS
 from .deal import Deal
 from .errors import BiribaError
 from .records import load_json, position_from_json, position_to_json
@@ -66,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--list", action="store_true", help="list the saved matches and exit")
     p.add_argument("--delay", type=float, default=0.4, help="seconds to pause after each bot action (default 0.4)")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=TABLE_THINK_MS,
+        metavar="MS",
+        help=f"the longest a hard bot thinks per decision, in milliseconds (default {TABLE_THINK_MS})",
+    )
     p.add_argument("--plain", action="store_true", help="line mode in plain ASCII (for screen readers and logs)")
     p.set_defaults(run=_play)
 
@@ -394,6 +401,8 @@ def _play(args: argparse.Namespace) -> int:
             raise Misuse("no unfinished match is saved; 'biriba play --list' lists the saved ones")
     if args.delay < 0:
         raise Misuse("--delay is a number of seconds, 0 or more")
+    if args.think_ms <= 0:
+        raise Misuse("--think-ms is a number of milliseconds, more than 0")
     try:
         return run_game(
             rules=rules,
@@ -405,6 +414,7 @@ def _play(args: argparse.Namespace) -> int:
             delay=args.delay,
             plain=args.plain,
             force=args.force,
+            think_ms=args.think_ms,
         )
     except SaveError as exc:
         raise Misuse(str(exc)) from None

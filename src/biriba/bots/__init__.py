@@ -31,25 +31,25 @@ BOT_HELP: dict[str, str] = {
 }
 
 
-def make_bot(kind: str, seed: int | str | None = None) -> Bot:
-    """A bot of the named kind; raises ``ValueError`` naming the known kinds."""
+def make_bot(kind: str, seed: int | str | None = None, think_ms: float | None = None) -> Bot:
+    """A bot of the named kind; raises ``ValueError`` naming the known kinds.
+
+    ``think_ms`` bounds a search bot's time per decision; without it the
+    search's work is fixed, so that a seed fixes every choice.
+    """
     try:
         factory = BOT_KINDS[kind]
     except KeyError:
         raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(sorted(BOT_KINDS))}") from None
-    return factory(seed)
-
-
-def table_bot(kind: str, seed: int | str | None = None) -> Bot:
-    """A bot of the named kind to play with people: a search bot thinks at most :data:`TABLE_THINK_MS`.
-
-    Self-play, simulations and tournaments use :func:`make_bot`, whose search
-    is bounded by its work only, so that a seed fixes every choice.
-    """
-    bot = make_bot(kind, seed)
+    bot = factory(seed)
     if isinstance(bot, SearchBot):
-        bot.think_ms = TABLE_THINK_MS
+        bot.think_ms = think_ms
     return bot
+
+
+def table_bot(kind: str, seed: int | str | None = None, think_ms: float = TABLE_THINK_MS) -> Bot:
+    """A bot of the named kind to play with people, terminal or web: a search bot's time is bounded."""
+    return make_bot(kind, seed, think_ms)
 
 
 __all__ = [

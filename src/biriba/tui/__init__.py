@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..bots import TABLE_THINK_MS
 from ..rules import Rules
 from .saves import SaveError, last_unfinished, saved_matches
 from .session import Session
@@ -34,6 +35,7 @@ def run_game(
     force: bool = False,
     full_screen: bool | None = None,
     console: Console | None = None,
+    think_ms: float = TABLE_THINK_MS,
 ) -> int:
     """Start (or resume) a match in the terminal; returns the exit status.
 
@@ -48,13 +50,13 @@ def run_game(
     if full_screen is None:
         full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     if resume is not None:
-        session = Session.resume(resume, bot_kinds, plain)
+        session = Session.resume(resume, bot_kinds, plain, think_ms)
         if session.match.is_over:
             console.print(f"The match in {resume} is over already.")
             return 0
         console.print(f"Resumed the match from {resume}: {len(session.match.deals)} deal(s) so far.", soft_wrap=True)
     else:
-        session = Session.new(rules, bot_kinds, seed, name, save, force, plain)
+        session = Session.new(rules, bot_kinds, seed, name, save, force, plain, think_ms)
     rules = session.match.rules
     partner = [session.words.short_name(s) for s in rules.teams[rules.team_of[0]] if s != 0]
     table = f"with your partner {partner[0]}" if partner else "playing for yourself"

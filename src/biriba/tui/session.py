@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..actions import Action
-from ..bots import SearchBot, table_bot
+from ..bots import TABLE_THINK_MS, SearchBot, table_bot
 from ..deal import Deal
 from ..errors import NotationError
 from ..match import Match
@@ -71,21 +71,27 @@ class Session:
         save: Path | None = None,
         force: bool = False,
         plain: bool = False,
+        think_ms: float = TABLE_THINK_MS,
     ) -> Session:
-        """A new match; checks the save file first (:class:`SaveError` says what is wrong)."""
+        """A new match; checks the save file first (:class:`SaveError` says what is wrong).
+
+        ``think_ms``: the longest a hard bot thinks per decision.
+        """
         seed = seed if seed is not None else random.randrange(2**63)
         if save is not None:
             check_save_path(save, force)
         match = Match(rules, [name, *SEAT_NAMES[rules.seats][1:]], seed=seed)
-        session = cls._at_table(match, bot_kinds, save or autosave_path(seed), plain)
+        session = cls._at_table(match, bot_kinds, save or autosave_path(seed), plain, think_ms)
         session.save()
         return session
 
     @classmethod
-    def resume(cls, path: Path, bot_kinds: Sequence[str], plain: bool = False) -> Session:
+    def resume(
+        cls, path: Path, bot_kinds: Sequence[str], plain: bool = False, think_ms: float = TABLE_THINK_MS
+    ) -> Session:
         """The match saved in ``path``, replayed to where it stopped."""
         match = load_match(load_json(path))
-        session = cls._at_table(match, bot_kinds, path, plain)
+        session = cls._at_table(match, bot_kinds, path, plain, think_ms)
         session.retell()
         return session
 
@@ -106,10 +112,10 @@ class Session:
         self.mark = -1  # count lines, not events, until your next turn ends
 
     @classmethod
-    def _at_table(cls, match: Match, bot_kinds: Sequence[str], save: Path, plain: bool) -> Session:
+    def _at_table(cls, match: Match, bot_kinds: Sequence[str], save: Path, plain: bool, think_ms: float) -> Session:
         seats = match.rules.seats
         agents = [None] + [
-            table_bot(bot_kinds[(s - 1) % len(bot_kinds)], f"{match.seed}/bot/{s}") for s in range(1, seats)
+            table_bot(bot_kinds[(s - 1) % len(bot_kinds)], f"{match.seed}/bot/{s}", think_ms) for s in range(1, seats)
         ]
         return cls(Table(match, agents), Words(match.rules, plain), save)
 
