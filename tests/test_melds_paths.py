@@ -8,15 +8,19 @@ adds, card for card and slot for slot.
 from __future__ import annotations
 
 import os
+import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biriba.cards import counts_of, full_deck
+from biriba.deal import Deal
+from biriba.melds import listed_add, resolve_add
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
 from biriba.melds.types import Meld
-from biriba.rules import CLASSIC, Rules
+from biriba.rules import CLASSIC, PRESETS, Rules
 
 SCALE = 10 if os.environ.get("BIRIBA_LONG") else 1
 DECK = full_deck()
@@ -95,3 +99,25 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
             break
         last = watched()
     assert watched() == 0
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_listed_add_is_found_where_the_listing_found_it(name: str) -> None:
+    """An add played unchecked is looked up (``listed_add``), never enumerated again: no silent miss, the same meld."""
+    rules = PRESETS[name]
+    rng = random.Random(name)
+    looked_up = 0
+    for n in range(3):
+        deal = Deal.shuffled(f"listed/{name}/{n}", rules=rules, dealer=n % rules.seats, max_turns=120)
+        while not deal.is_over:
+            legal = list(deal.legal_actions())
+            counts = deal.hands[deal.to_move]
+            melds = deal.melds[rules.team_of[deal.to_move]]
+            for action in legal:
+                if action.kind == "add":
+                    found = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, rules)
+                    resolved = resolve_add(melds[action.meld], action.cards, action.slots, action.end, rules).meld
+                    assert found == resolved and type(found) is type(resolved), str(action)
+                    looked_up += 1
+            deal.apply(rng.choice(legal))
+    assert looked_up > 0

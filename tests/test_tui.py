@@ -251,6 +251,7 @@ def test_ctrl_c_says_where_the_match_is_saved() -> None:
         (["--set", "seats=abc"], r"--set seats=abc: seats takes a whole number"),
         (["--bots", "wizard"], r"unknown bot kind 'wizard'"),
         (["--think-ms", "0"], r"--think-ms is a number of milliseconds, more than 0"),
+        (["--think-ms", "nan"], r"--think-ms is a number of milliseconds, more than 0"),
     ],
 )
 def test_bad_start_options_give_one_line_and_exit_2(args: list[str], message: str) -> None:

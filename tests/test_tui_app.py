@@ -286,6 +286,8 @@ def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
     assert [getattr(bot, "think_ms", None) for bot in session.table.agents] == [None, 1000, 1000, 1000]
     quick = Session.new(CLASSIC, ["hard", "greedy"], seed=4, think_ms=250)  # biriba play --think-ms 250
     assert [getattr(bot, "think_ms", None) for bot in quick.table.agents] == [None, 250, None, 250]
+    resumed = Session.resume(quick.save_path, ["hard"], think_ms=400)
+    assert [getattr(bot, "think_ms", None) for bot in resumed.table.agents] == [None, 400, 400, 400]
 
     async def test(app: BiribaApp) -> None:
         await settle(app)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -401,7 +402,7 @@ def _play(args: argparse.Namespace) -> int:
             raise Misuse("no unfinished match is saved; 'biriba play --list' lists the saved ones")
     if args.delay < 0:
         raise Misuse("--delay is a number of seconds, 0 or more")
-    if args.think_ms <= 0:
+    if not (math.isfinite(args.think_ms) and args.think_ms > 0):
         raise Misuse("--think-ms is a number of milliseconds, more than 0")
     try:
         return run_game(

@@ -24,10 +24,7 @@ from .classic import (
 )
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
-from .types import AddOption, Fields, Meld, Placement, RunMeld, WildMeld
-
-#: What the listing reads of an add: its cards, slots and end (then its meld, as a meld or its plain fields).
-ListedAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
+from .types import AddOption, Meld, Placement, PlainAdd, RunMeld, WildMeld
 
 
 def meld_options(counts: Sequence[int], rules: Rules, wilds_ok: bool = True) -> Iterator[Meld]:
@@ -103,7 +100,7 @@ def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[
     return classic_adds(meld, counts, wild_avail)
 
 
-def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[ListedAdd]]:
+def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[PlainAdd]]:
     """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail)``, dispatched once.
 
     Listing legal actions asks it of every team meld at every decision, and
