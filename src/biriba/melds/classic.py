@@ -281,15 +281,16 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
     wild_avail = [] if has_wild else hand_wilds
     wild_pos, wild_card = wilds[0] if has_wild else (0, -1)
     displace = has_wild and counts[codes[wild_pos]] > 0
+    gaps = 1 if wild_avail or displace else 0  # cells without a natural: one, filled by a hand or table wild
     for a in range(len(low_cells) + 1):
         lmiss = low_miss[a]
-        if len(lmiss) > 1:
+        if len(lmiss) > gaps:
             break
         for b in range(len(high_cells) + 1):
             if span + a + b > 13:
                 break
             hmiss = high_miss[b]
-            if len(hmiss) > 1:
+            if len(lmiss) + len(hmiss) > gaps:
                 break
             if a + b == 0 or (lo - a == 2 and hi + b == 14 and hi != 14):
                 continue  # nothing added, or the 13-run already listed ace-low
