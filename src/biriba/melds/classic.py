@@ -281,7 +281,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
     wild_avail = [] if has_wild else hand_wilds
     wild_pos, wild_card = wilds[0] if has_wild else (0, -1)
     displace = has_wild and counts[codes[wild_pos]] > 0
-    gaps = 1 if wild_avail or displace else 0  # cells without a natural: one, filled by a hand or table wild
+    gaps = 1 if wild_avail or displace else 0  # cells left without a natural: one if a wild can fill it
     for a in range(len(low_cells) + 1):
         lmiss = low_miss[a]
         if len(lmiss) > gaps:
@@ -300,12 +300,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
             if not has_wild:
                 if not missing:
                     yield _run_option(run, L, H, cells, 0, -1, None, ())
-                    wild_cells: Sequence[int] = cells
-                elif len(missing) == 1:
-                    wild_cells = missing
-                else:
-                    continue
-                for m in wild_cells:
+                for m in missing or cells:
                     for w in wild_avail:
                         if w == two and not _wild_two_ok(counts, two, L, H, m, 2 in cells, ace_movable=14 in cells):
                             continue
@@ -313,7 +308,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
                 continue
             if not missing:  # the wild stays in its slot (R9)
                 yield _run_option(run, L, H, cells, 0, -1, None, wilds)
-            if displace and len(missing) <= 1:  # R13: its natural comes in, it moves
+            if displace:  # R13: its natural comes in, it moves
                 for f in missing or cells:
                     end = "low" if f < wild_pos else "high"
                     moved: tuple[tuple[int, int], ...] = () if (wild_card == two and f == 2) else ((f, wild_card),)
