@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain, compress, repeat
+from typing import Final
 
 from .errors import NotationError
 
@@ -19,7 +20,7 @@ SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 SUIT_SYMBOLS = "♠♥♦♣"
 JOKER = 52
-KINDS = 53
+KINDS: Final = 53
 
 NAMES: tuple[str, ...] = (*tuple(r + s for r in RANKS for s in SUITS), "JK")
 

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 #: The compiled modules, as paths under ``src``: what random and greedy rollouts spend their time in.
+#: A compiled class cannot have an interpreted subclass: ``views.py`` comes with ``state.py``.
 MODULES = (
     "biriba/melds/types.py",
     "biriba/melds/memo.py",
@@ -35,6 +36,9 @@ MODULES = (
     "biriba/melds/options.py",
     "biriba/scoring.py",
     "biriba/bots/greedy.py",
+    "biriba/state.py",
+    "biriba/views.py",
+    "biriba/deal.py",
 )
 #: The extension that holds the compiled code of all of :data:`MODULES`; each module's own file is a shim.
 SHARED = "biriba__mypyc"

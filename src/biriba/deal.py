@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from itertools import compress
-from typing import Any
+from typing import Any, Final
 
 from .actions import DISCARDS, DRAW, PASS, TAKE, Action
 from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, rank_of, suit_of
@@ -45,12 +45,15 @@ from .melds import (
 )
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
-from .state import DealState
+from .state import DealState, copy_deal
 from .terms import Ending, Outcome, Phase, Pickup, Reserve
 from .views import PlayerView
 
 #: The phases every decision reads, looked up once (an enum member read through its class costs more).
-_DRAW, _PLAY = Phase.DRAW, Phase.PLAY
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
+#: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
+_UNDEALT: Final[list[int]] = []
 
 
 class Deal(DealState):
@@ -62,6 +65,8 @@ class Deal(DealState):
         self, deck: Sequence[int], dealer: int = 0, rules: Rules = CLASSIC, max_turns: int | None = None
     ) -> None:
         """Deal ``deck`` (listed top first, after shuffle and cut) with ``dealer`` dealing (R4)."""
+        if deck is _UNDEALT:
+            return  # fields to be filled by the caller: a compiled class cannot be made without its __init__
         if sorted(deck) != full_deck(rules.packs, rules.jokers):
             raise InvalidPositionError(
                 f"a deck has {rules.deck_size} cards: {rules.packs} packs and {rules.jokers} jokers (R2)"
@@ -98,7 +103,7 @@ class Deal(DealState):
         are derived.  Raises :class:`InvalidPositionError` if cards are lost or
         duplicated (R23a).
         """
-        deal = object.__new__(cls)
+        deal = cls(_UNDEALT)
         DealState.__init__(deal, rules=rules, **fields)
         deal.fill_defaults()
         deal.sizes = [sum(h) for h in deal.hands]
@@ -122,7 +127,8 @@ class Deal(DealState):
 
     def clone(self) -> Deal:
         """An independent copy, cheap enough for search (immutable parts are shared)."""
-        return super().clone()  # type: ignore[return-value]
+        copy: Deal = copy_deal(self, type(self)(_UNDEALT))
+        return copy
 
     # ------------------------------------------------------------ queries
     @property
@@ -818,7 +824,7 @@ class Deal(DealState):
 
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.
-_REACHABLE: dict[tuple[object, ...], bool] = {}
+_REACHABLE: Final[dict[tuple[object, ...], bool]] = {}
 
 
 class LegalActions:

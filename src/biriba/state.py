@@ -5,7 +5,7 @@ Every field of a deal in progress is declared here, in two dataclasses:
 :class:`DealState` adds what is hidden (the hands, the stock, the packets).
 Each field's metadata says how a copy treats it (shared, or a list copied one
 or two levels deep) and how a position writes and reads it in JSON.  From
-that one declaration come :meth:`DealState.clone`, the snapshot a seat's
+that one declaration come the copy a clone makes (:func:`copy_deal`), the snapshot a seat's
 view takes (:func:`copy_public`), and the position JSON
 (:func:`write_fields`, :func:`read_fields`).  Adding a field touches this
 file and the rule that uses it.
@@ -31,7 +31,7 @@ from .terms import Ending, Phase, Reserve
 
 
 class Copy(Enum):
-    """How :meth:`DealState.clone` copies a field."""
+    """How a clone (:func:`copy_deal`) copies a field."""
 
     SHARE = "share"  # immutable: the copy shares it
     LIST = "list"  # a list of immutable items: a shallow copy
@@ -190,10 +190,6 @@ class DealState(PublicState):
     history: list[tuple[int, Action]] = field(default_factory=list, metadata=_declare(Copy.LIST))  # in play order
     max_turns: int | None = field(default=None, metadata=_declare(Copy.SHARE))  # a simulation's turn cap (R23)
 
-    def clone(self) -> DealState:
-        """An independent copy, cheap enough for search (immutable parts are shared)."""
-        return _copy_deal(self, object.__new__(type(self)))  # type: ignore[no-any-return]
-
     def fill_defaults(self) -> None:
         """Give the per-team and per-seat fields a position left out their empty values."""
         teams = len(self.rules.teams)
@@ -237,7 +233,8 @@ def _copier(cls: type, name: str, target: str) -> Callable[..., Any]:
     return namespace[name]  # type: ignore[no-any-return]
 
 
-_copy_deal = _copier(DealState, "copy_deal", "new")
+copy_deal = _copier(DealState, "copy_deal", "new")
+"""Copy every field of a deal onto another (:meth:`biriba.deal.Deal.clone`)."""
 copy_public = _copier(PublicState, "copy_public", "view")
 """Copy every public field of a deal onto a view (:class:`biriba.views.PlayerView`)."""
 
@@ -271,4 +268,4 @@ def read_fields(data: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return out
 
 
-__all__ = ["Codec", "Copy", "DealState", "PublicState", "copy_public", "read_fields", "write_fields"]
+__all__ = ["Codec", "Copy", "DealState", "PublicState", "copy_deal", "copy_public", "read_fields", "write_fields"]

@@ -38,7 +38,7 @@ class PlayerView(PublicState):
 
         ``seat=None`` is a spectator's view: no hand, every hand a count.
         """
-        view: PlayerView = copy_public(deal, object.__new__(cls))
+        view: PlayerView = copy_public(deal, cls())
         view.seat = seat
         view.hand = tuple(cards_of(deal.hands[seat])) if seat is not None else ()
         view.stock_count = len(deal.stock)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..actions import Action
 from ..cards import JOKER, KINDS, rank_of, suit_of
@@ -34,15 +34,15 @@ from ..terms import Phase
 from ..views import PlayerView
 
 #: Share of a biriba bonus a meld of this size is worth on its way there.
-PROMISE = {3: 0.15, 4: 0.25, 5: 0.4, 6: 0.6}
+PROMISE: Final = {3: 0.15, 4: 0.25, 5: 0.4, 6: 0.6}
 #: What an unspent wild is worth in hand, early in the deal.
-WILD_IN_HAND = 60
+WILD_IN_HAND: Final = 60
 #: Worth of picking up the reserve: the -100 penalty avoided, 11 fresh cards.
-RESERVE_WORTH = 250
+RESERVE_WORTH: Final = 250
 #: Average penalty of an unseen card in a hand.
-CARD_GUESS = 7
+CARD_GUESS: Final = 7
 #: Worth of the first run or the first set, where closing needs both (option closure_run_and_set).
-NEEDED_KIND = 60
+NEEDED_KIND: Final = 60
 #: A meld or add as the bot weighs it: the index of the meld added to (-1: a new meld), the meld before
 #: (``None``) and after, and the action's cards, slots and end.
 Play = tuple[int, Meld | None, Meld, tuple[int, ...], tuple[int, ...], str | None]

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import compress
 from operator import itemgetter
+from typing import Final
 
 from ..cards import KINDS
 from ..rules import Rules
@@ -46,8 +47,8 @@ from .types import (
 
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
-_GROUPS: dict[tuple[object, ...], Group] = {}
-_ADDS: dict[tuple[object, ...], tuple[PlainAdd, ...]] = {}
+_GROUPS: Final[dict[tuple[object, ...], Group]] = {}
+_ADDS: Final[dict[tuple[object, ...], tuple[PlainAdd, ...]]] = {}
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
@@ -110,13 +111,13 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Itera
 
 
 #: The hand's count of each natural of a suit by run position, ace low to ace high.
-RUN_COUNTS = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
+RUN_COUNTS: Final = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
 #: ``hand & SUIT_MASKS[suit]``: the bytes of a suit's natural cards, all its runs read.
-SUIT_MASKS = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
+SUIT_MASKS: Final = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
 #: Multiplying by this sums each rank's four bytes into the rank's last byte.  No byte carries
 #: while every kind has at most 63 copies (four of them, 252, fit a byte): 2 packs have 2, 3 have 3.
-RANK_SUMS = 0x01010101
-RANK_SUM_BYTES = KINDS + 4
+RANK_SUMS: Final = 0x01010101
+RANK_SUM_BYTES: Final = KINDS + 4
 
 
 @cache
@@ -390,4 +391,4 @@ def _run_option(
     return tuple(naturals), slots, end, fields
 
 
-_tuple_new = tuple.__new__
+_tuple_new: Final = tuple.__new__

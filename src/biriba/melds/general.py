@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations, product
+from typing import Final
 
 from ..rules import Rules
 from .memo import RANK_COUNTS, SUIT_COUNTS, remember
@@ -76,8 +77,8 @@ def _fewest_wild_twos(found: list[tuple[Meld, tuple[int, ...], int]]) -> list[Me
     return [meld for meld, key, twos in found if twos == best[key]]
 
 
-_MELDS: dict[tuple[object, ...], tuple[Meld, ...]] = {}
-_ADDS: dict[tuple[object, ...], tuple[AddOption, ...]] = {}
+_MELDS: Final[dict[tuple[object, ...], tuple[Meld, ...]]] = {}
+_ADDS: Final[dict[tuple[object, ...], tuple[AddOption, ...]]] = {}
 
 
 def general_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:

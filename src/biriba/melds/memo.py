@@ -9,18 +9,18 @@ their lists on exactly those (see :mod:`.classic` and :mod:`.general`).
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from .types import RUN_CODES
 
 T = TypeVar("T")
 
 #: The hand's count of each natural card of a suit, ace to king: all a run reads.
-SUIT_COUNTS = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
+SUIT_COUNTS: Final = tuple(itemgetter(*RUN_CODES[suit][:13]) for suit in range(4))
 #: The hand's count of each card of a rank: all a set reads.
-RANK_COUNTS = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
+RANK_COUNTS: Final = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank in range(13))
 #: A memo that reaches this many entries starts afresh.
-MEMO_LIMIT = 100_000
+MEMO_LIMIT: Final = 100_000
 
 
 def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:

@@ -13,20 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..cards import NAMES, format_cards
 from ..rules import Rules, SetBiribas
 
-POS_CODE: tuple[tuple[int, ...], ...] = tuple(
+POS_CODE: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(((p - 1) % 13) * 4 + s if 1 <= p <= 14 else -1 for p in range(16)) for s in range(4)
 )
 #: ``RUN_CODES[suit]``: the natural cards of positions 1..14.
-RUN_CODES: tuple[tuple[int, ...], ...] = tuple(POS_CODE[s][1:15] for s in range(4))
+RUN_CODES: Final[tuple[tuple[int, ...], ...]] = tuple(POS_CODE[s][1:15] for s in range(4))
 #: Natural ranks that may form a set: every rank but the two (R7), unless twos are not wild.
-SET_RANKS = (0, *range(2, 13))
-ALL_RANKS = tuple(range(13))
-NO_SLOT = -1
+SET_RANKS: Final = (0, *range(2, 13))
+ALL_RANKS: Final = tuple(range(13))
+NO_SLOT: Final = -1
 #: The cards and slots of a ``meld`` action.
 Placement = tuple[tuple[int, ...], tuple[int, ...]]
 #: A meld's fields as a plain tuple, what :func:`tuple` gives of a :class:`RunMeld` or :class:`SetMeld`:
@@ -219,7 +219,7 @@ def set_ranks(rules: Rules) -> tuple[int, ...]:
 
 
 #: ``NO_SLOTS[n]``: the slots of ``n`` cards none of which is a run's wild.
-NO_SLOTS: tuple[tuple[int, ...], ...] = tuple((NO_SLOT,) * n for n in range(110))
+NO_SLOTS: Final[tuple[tuple[int, ...], ...]] = tuple((NO_SLOT,) * n for n in range(110))
 
 
 @lru_cache(maxsize=4096)
