@@ -395,3 +395,26 @@ def test_a_minimum_meld_longer_than_a_hand_leaves_only_discards() -> None:
     actions = list(deal.legal_actions())
     assert actions
     assert {a.kind for a in actions} == {"discard"}
+
+
+def test_outcomes_are_made_with_every_field_of_outcome_and_its_defaults() -> None:
+    """``deal._outcome`` skips the named tuple's constructor for speed, so it must list the same fields."""
+    import inspect
+
+    from biriba.deal import _outcome
+    from biriba.terms import Outcome
+
+    parameters = inspect.signature(_outcome).parameters
+    assert tuple(parameters) == Outcome._fields
+    assert {name: p.default for name, p in parameters.items() if p.default is not p.empty} == Outcome._field_defaults
+    deal = Deal.shuffled(seed=3)
+    outcome = deal.apply(deal.parse_action("draw"))
+    assert type(outcome) is Outcome and outcome == Outcome(outcome.seat, outcome.action, drawn=outcome.drawn)
+
+
+def test_an_empty_deck_is_refused_and_not_taken_for_the_blank_deal_of_a_clone() -> None:
+    with pytest.raises(InvalidPositionError, match="R2"):
+        Deal([])
+    deal = Deal.shuffled(seed=4)
+    copy = deal.clone()
+    assert type(copy) is Deal and copy.hands == deal.hands and copy.hands[0] is not deal.hands[0]

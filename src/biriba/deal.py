@@ -642,27 +642,27 @@ class Deal(DealState):
         self.phase = _PLAY
         if not self.stock and self.rules.stock_out == StockOut.END:
             self.last_round = True  # the deal ends with this turn (seeds 001, 002)
-        return Outcome(seat, action, drawn=card)
+        return _outcome(seat, action, drawn=card)
 
     def _apply_take(self, seat: int, action: Action) -> Outcome:
         self._start_turn(seat)
-        return Outcome(seat, action, taken=self._do_take(seat))
+        return _outcome(seat, action, taken=self._do_take(seat))
 
     def _apply_pass(self, seat: int, action: Action) -> Outcome:
         self._start_turn(seat)
         self.passes += 1
         if self.passes >= self.rules.passes_to_end:
             self._end(Ending.PASSES)
-            return Outcome(seat, action, ended=Ending.PASSES)
-        return Outcome(seat, action, ended=self._next_turn())
+            return _outcome(seat, action, ended=Ending.PASSES)
+        return _outcome(seat, action, ended=self._next_turn())
 
     def _apply_meld(self, seat: int, action: Action, meld: Meld | None) -> Outcome:
         self._place(action, meld)
         if self.sizes[seat]:
-            return Outcome(seat, action)
+            return _outcome(seat, action)
         if self._can_pick_up(self.rules.team_of[seat]):  # R18: pick up the reserve and play on
             packet = self._pick_up_reserve(seat, active=True)
-            return Outcome(seat, action, reserve=Pickup.MELD, packet=packet)
+            return _outcome(seat, action, reserve=Pickup.MELD, packet=packet)
         return self._close(seat, action)  # option meld_out
 
     def _apply_discard(self, seat: int, action: Action) -> Outcome:
@@ -676,16 +676,16 @@ class Deal(DealState):
             if self._can_close():  # R22
                 return self._close(seat, action)
             packet = self._pick_up_reserve(seat, active=False)  # R19
-            return Outcome(seat, action, reserve=Pickup.DISCARD, packet=packet, ended=self._next_turn())
+            return _outcome(seat, action, reserve=Pickup.DISCARD, packet=packet, ended=self._next_turn())
         if self.reserve_due:  # option reserve_access: the first biriba's reserve, at the end of the turn
             packet = self._pick_up_reserve(seat, active=False)
-            return Outcome(seat, action, reserve=Pickup.BIRIBA, packet=packet, ended=self._next_turn())
-        return Outcome(seat, action, ended=self._next_turn())
+            return _outcome(seat, action, reserve=Pickup.BIRIBA, packet=packet, ended=self._next_turn())
+        return _outcome(seat, action, ended=self._next_turn())
 
     def _close(self, seat: int, action: Action) -> Outcome:
         self.closer = seat
         self._end(Ending.CLOSURE)
-        return Outcome(seat, action, ended=Ending.CLOSURE)
+        return _outcome(seat, action, ended=Ending.CLOSURE)
 
     def _place(self, action: Action, meld: Meld | None = None) -> None:
         """Move a meld's or an add's cards from the mover's hand to the team's table."""
@@ -850,6 +850,19 @@ class LegalActions:
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+
+def _outcome(
+    seat: int,
+    action: Action,
+    drawn: int = -1,
+    taken: tuple[int, ...] = (),
+    reserve: Pickup | None = None,
+    packet: tuple[int, ...] = (),
+    ended: Ending | None = None,
+) -> Outcome:
+    """An :class:`Outcome`, made without the named tuple's constructor, a Python function (one per action)."""
+    return tuple.__new__(Outcome, (seat, action, drawn, taken, reserve, packet, ended))
 
 
 def _check_shape(action: Action) -> None:

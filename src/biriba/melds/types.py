@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
 from typing import Any, Final, NamedTuple
 
 from ..cards import NAMES, format_cards
@@ -231,8 +230,8 @@ def one_slot(size: int, index: int, slot: int) -> tuple[int, ...]:
 @lru_cache(maxsize=4096)
 def naturals_of(base: int, have: tuple[int, int, int, int]) -> tuple[tuple[int, ...], ...]:
     """Every non-empty sub-multiset of the cards ``base + suit``, ``have[suit]`` copies each."""
-    out = []
-    for combo in product(*(range(n + 1) for n in have)):
-        if any(combo):
-            out.append(tuple(base + s for s in range(4) for _ in range(combo[s])))
-    return tuple(out)
+    subsets: list[tuple[int, ...]] = [()]
+    for suit in range(4):  # the last suit's count varies fastest, as in itertools.product
+        card = (base + suit,)
+        subsets = [subset + card * n for subset in subsets for n in range(have[suit] + 1)]
+    return tuple(subsets[1:])  # all but the empty one
