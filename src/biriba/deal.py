@@ -52,6 +52,7 @@ from .views import PlayerView
 #: The phases every decision reads, looked up once (an enum member read through its class costs more).
 _DRAW: Final = Phase.DRAW
 _PLAY: Final = Phase.PLAY
+_tuple_new: Final = tuple.__new__
 #: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
 _UNDEALT: Final[list[int]] = []
 
@@ -127,7 +128,7 @@ class Deal(DealState):
 
     def clone(self) -> Deal:
         """An independent copy, cheap enough for search (immutable parts are shared)."""
-        copy: Deal = copy_deal(self, type(self)(_UNDEALT))
+        copy: Deal = copy_deal(self, Deal(_UNDEALT))
         return copy
 
     # ------------------------------------------------------------ queries
@@ -210,7 +211,7 @@ class Deal(DealState):
         rules = self.rules
         team = rules.team_of[seat]
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
-        new = tuple.__new__
+        new = _tuple_new
         for cards, slots in meld_placements(counts, rules, wild_avail):
             yield new(Action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
@@ -226,10 +227,11 @@ class Deal(DealState):
         if opening and 0 < self.opening_value < self._opening_minimum(self.rules.team_of[seat]):
             return []  # the first melding is not yet worth its minimum (option opening_minimums)
         counts = self.hands[seat]
+        discards = list(compress(DISCARDS, counts))
         took = self.took_single
-        if took < 0:
-            return list(compress(DISCARDS, counts))
-        return [DISCARDS[code] for code in compress(range(KINDS), counts) if code != took]
+        if took >= 0 and counts[took]:
+            discards.remove(DISCARDS[took])  # R16
+        return discards
 
     def _play_ok(self, action: Action, opening: bool) -> bool:
         """May the mover play this meld or add: the cards it leaves (R17, R18, R21, R30), the opening minimum?"""
@@ -862,7 +864,7 @@ def _outcome(
     ended: Ending | None = None,
 ) -> Outcome:
     """An :class:`Outcome`, made without the named tuple's constructor, a Python function (one per action)."""
-    return tuple.__new__(Outcome, (seat, action, drawn, taken, reserve, packet, ended))
+    return _tuple_new(Outcome, (seat, action, drawn, taken, reserve, packet, ended))
 
 
 def _check_shape(action: Action) -> None:
