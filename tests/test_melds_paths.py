@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from biriba.cards import counts_of, full_deck
 from biriba.deal import Deal
-from biriba.melds import listed_add, resolve_add
+from biriba.melds import listed_add, listed_meld, resolve_add, resolve_meld
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
 from biriba.melds.types import Meld
@@ -99,6 +99,27 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
             break
         last = watched()
     assert watched() == 0
+
+
+@pytest.mark.parametrize("name", sorted(name for name, rules in PRESETS.items() if rules.simple_wilds))
+def test_a_listed_meld_is_found_in_its_suits_or_ranks_group(name: str) -> None:
+    """A new meld played unchecked is looked up in the one group it belongs to (``listed_meld``): the same meld."""
+    rules = PRESETS[name]
+    rng = random.Random(name)
+    looked_up = 0
+    for n in range(3):
+        deal = Deal.shuffled(f"listed/{name}/{n}", rules=rules, dealer=n % rules.seats, max_turns=120)
+        while not deal.is_over:
+            legal = list(deal.legal_actions())
+            counts = deal.hands[deal.to_move]
+            for action in legal:
+                if action.kind == "meld":
+                    found = listed_meld(action.cards, action.slots, counts, rules)
+                    resolved = resolve_meld(action.cards, action.slots, rules)
+                    assert found == resolved and type(found) is type(resolved), str(action)
+                    looked_up += 1
+            deal.apply(rng.choice(legal))
+    assert looked_up > 0
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -73,10 +73,37 @@ def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int
 
 
 def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
-    """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built."""
-    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
-        if placement in placements:
-            return _tuple_new(kind, melds[placements.index(placement)])
+    """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built.
+
+    Only the group it belongs to is looked up (under :func:`_groups`'s key):
+    a set's first two cards are naturals of its rank, a run's cards without a
+    slot are naturals of its suit.
+    """
+    cards, slots = placement
+    naturals = [card for card, slot in zip(cards, slots) if slot == NO_SLOT]
+    if len(naturals) < 2:
+        return None
+    minimum = rules.min_meld
+    hand = int.from_bytes(bytearray(counts), "little")
+    wilds = tuple(wild_avail)
+    kind: type[Meld]
+    if naturals[0] >> 2 == naturals[1] >> 2:
+        rank = naturals[0] >> 2
+        if rank not in set_ranks(rules):
+            return None
+        kind, key = SetMeld, (rank + 4, minimum, wilds, (hand >> (32 * rank)) & 0xFFFFFFFF)
+        group = _GROUPS.get(key)
+        if group is None:
+            group = remember(_GROUPS, key, _set_group(rank, RANK_COUNTS[rank](counts), wild_avail, minimum))
+    else:
+        suit = naturals[0] & 3
+        kind, key = RunMeld, (suit, minimum, wilds, hand & SUIT_MASKS[suit])
+        group = _GROUPS.get(key)
+        if group is None:
+            group = remember(_GROUPS, key, _run_group(counts, suit, wild_avail, minimum))
+    melds, placements = group
+    if placement in placements:
+        return _tuple_new(kind, melds[placements.index(placement)])
     return None
 
 
