@@ -34,6 +34,7 @@ from .melds import (
     WildMeld,
     add_options,
     adds_under,
+    hand_number,
     hand_wilds,
     is_biriba,
     listed_add,
@@ -211,12 +212,13 @@ class Deal(DealState):
         rules = self.rules
         team = rules.team_of[seat]
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
+        hand = hand_number(counts)  # read by every memo key of the one-wild enumerators
         new = _tuple_new
-        for cards, slots in meld_placements(counts, rules, wild_avail):
+        for cards, slots in meld_placements(counts, rules, wild_avail, hand):
             yield new(Action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
-            for option in adds(meld, counts, wild_avail):  # cards, slots, end
+            for option in adds(meld, counts, wild_avail, hand):  # cards, slots, end
                 yield new(Action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:

@@ -12,6 +12,7 @@ The package follows its own sections:
 """
 
 from .explain import explain_add, explain_meld, too_many_wilds
+from .memo import hand_number
 from .notation import parse_meld, parse_placed
 from .options import (
     add_options,
@@ -59,6 +60,7 @@ __all__ = [
     "explain_add",
     "explain_meld",
     "format_placed",
+    "hand_number",
     "hand_wilds",
     "is_biriba",
     "listed_add",

@@ -25,7 +25,7 @@ from typing import Final
 
 from ..cards import KINDS
 from ..rules import Rules
-from .memo import RANK_COUNTS, SUIT_COUNTS, remember
+from .memo import RANK_COUNTS, SUIT_COUNTS, hand_number, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -57,17 +57,28 @@ def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) ->
         yield meld
 
 
-def classic_placed_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placed]:
+def classic_placed_melds(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> Iterator[Placed]:
     """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
-    for kind, (melds, placements) in _groups(counts, rules, wild_avail):
+    if hand is None:
+        hand = hand_number(counts)
+    for kind, (melds, placements) in _groups(counts, rules, wild_avail, hand):
         for fields, placed in zip(melds, placements):
             yield _tuple_new(kind, fields), placed
 
 
-def classic_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> list[Placement]:
-    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order."""
+def classic_placements(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> list[Placement]:
+    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order.
+
+    ``hand`` is :func:`~.memo.hand_number` of ``counts``, if the caller has it.
+    """
+    if hand is None:
+        hand = hand_number(counts)
     out: list[Placement] = []
-    for _kind, (_melds, placements) in _groups(counts, rules, wild_avail):
+    for _kind, (_melds, placements) in _groups(counts, rules, wild_avail, hand):
         out += placements
     return out
 
@@ -84,7 +95,7 @@ def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], 
     if len(naturals) < 2:
         return None
     minimum = rules.min_meld
-    hand = int.from_bytes(bytearray(counts), "little")
+    hand = hand_number(counts)
     wilds = tuple(wild_avail)
     kind: type[Meld]
     if naturals[0] >> 2 == naturals[1] >> 2:
@@ -107,16 +118,17 @@ def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], 
     return None
 
 
-def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[tuple[type[Meld], Group]]:
+def _groups(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int
+) -> Iterator[tuple[type[Meld], Group]]:
     """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered).
 
-    The hand is read as one integer, a byte per card kind, so that the part a
-    suit's runs or a rank's sets read is a mask away (a memo key) and the
-    ranks with enough cards for a set are found without a loop over the hand.
+    ``hand`` is the hand as one integer (:func:`~.memo.hand_number`), so that
+    the part a suit's runs or a rank's sets read is a mask away (a memo key)
+    and the ranks with enough cards for a set are found without a loop.
     """
     minimum = rules.min_meld
     least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
-    hand = int.from_bytes(bytearray(counts), "little")  # a bytearray is made from a list faster than bytes
     wilds = tuple(wild_avail)
     memo = _GROUPS
     for suit, mask in enumerate(SUIT_MASKS):
@@ -184,18 +196,26 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
     return tuple(melds), tuple(placements)
 
 
-def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> list[AddOption]:
-    """Every add onto a set or run under the one-wild limit (R13, R14)."""
+def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None) -> list[AddOption]:
+    """Every add onto a set or run under the one-wild limit (R13, R14); ``hand``: see :func:`classic_plain_adds`."""
     kind = type(meld)
     out: list[AddOption] = []
-    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail):  # a loop: see _groups
+    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail, hand):
         out.append(_tuple_new(AddOption, (cards, slots, end, _tuple_new(kind, fields))))
     return out
 
 
-def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int]) -> tuple[PlainAdd, ...]:
-    """:func:`classic_adds` as remembered, each add's meld as its plain fields: the listing needs no more."""
-    key: tuple[object, ...]
+def classic_plain_adds(
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None
+) -> tuple[PlainAdd, ...]:
+    """:func:`classic_adds` as remembered, each add's meld as its plain fields: the listing needs no more.
+
+    ``hand`` is :func:`~.memo.hand_number` of ``counts``, if the caller has
+    it: the listing does.  A caller without it (a bot asking about a card or
+    two) keys on the suit's or rank's counts instead, cheaper than making the
+    number; the two kinds of key never meet.
+    """
+    part: int | tuple[int, ...]
     if type(meld) is RunMeld:
         suit, lo, hi, wilds = meld
         codes = POS_CODE[suit]
@@ -205,18 +225,24 @@ def classic_plain_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int])
             or (counts[codes[wilds[0][0]]] if wilds else wild_avail)
         ):
             return ()  # most melds, most turns
-        key = (meld, tuple(wild_avail), SUIT_COUNTS[suit](counts))
+        part = SUIT_COUNTS[suit](counts) if hand is None else hand & SUIT_MASKS[suit]
     elif isinstance(meld, SetMeld):
-        have = RANK_COUNTS[meld.rank](counts)
-        if not any(have) and (meld.wilds or not wild_avail):
+        rank = meld[0]
+        if hand is None:
+            have: tuple[int, ...] = RANK_COUNTS[rank](counts)
+            part, held = have, any(have)
+        else:
+            part = (hand >> (32 * rank)) & 0xFFFFFFFF
+            held = part > 0
+        if not held and (meld.wilds or not wild_avail):
             return ()
-        key = (meld, tuple(wild_avail), have)
     else:
         return ()
+    key = (meld, tuple(wild_avail), part)
     found = _ADDS.get(key)
     if found is None:
         adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
-        found = remember(_ADDS, (tuple(meld), key[1], key[2]), tuple(adds))  # equal to ``key``: a lookup finds it
+        found = remember(_ADDS, (tuple(meld), key[1], part), tuple(adds))  # equal to ``key``: a lookup finds it
     return found
 
 

@@ -24,6 +24,7 @@ from .classic import (
 )
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
+from .memo import hand_number
 from .types import AddOption, Meld, Placement, PlainAdd, RunMeld, WildMeld
 
 
@@ -51,22 +52,27 @@ def melds_with(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> It
         yield from wild_melds(counts, rules)
 
 
-def meld_placements(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterable[Placement]:
+def meld_placements(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> Iterable[Placement]:
     """The same melds as :func:`meld_options`, as the cards and slots of ``meld`` actions.
 
-    ``wild_avail`` is the hand's usable wilds (:func:`hand_wilds`).  In the
-    common one-wild case they are built straight from the enumeration,
+    ``wild_avail`` is the hand's usable wilds (:func:`hand_wilds`), ``hand``
+    the hand as one integer if the caller has it (:func:`~.memo.hand_number`).  In
+    the common one-wild case they are built straight from the enumeration,
     without meld objects: listing legal actions is the engine's hottest path.
     """
     if not rules.simple_wilds:
         return ((meld.cards(), meld.slots()) for meld in melds_with(counts, rules, wild_avail))
-    return classic_placements(counts, rules, wild_avail)
+    return classic_placements(counts, rules, wild_avail, hand)
 
 
-def placed_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Placed]:
+def placed_melds(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> Iterator[Placed]:
     """The melds of :func:`melds_with`, each with its placement: for a bot that weighs melds as actions."""
     if rules.simple_wilds:
-        return classic_placed_melds(counts, rules, wild_avail)
+        return classic_placed_melds(counts, rules, wild_avail, hand)
     return ((meld, (meld.cards(), meld.slots())) for meld in melds_with(counts, rules, wild_avail))
 
 
@@ -91,17 +97,22 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool 
     return iter(adds_with(meld, counts, rules, hand_wilds(counts, rules, wilds_ok)))
 
 
-def adds_with(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterable[AddOption]:
-    """:func:`add_options` with the hand's usable wilds worked out once (:func:`hand_wilds`)."""
+def adds_with(
+    meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> Iterable[AddOption]:
+    """:func:`add_options` with the hand's usable wilds worked out once (:func:`hand_wilds`).
+
+    ``hand``: the hand as one integer (:func:`~.memo.hand_number`), if the caller lists many adds.
+    """
     if isinstance(meld, WildMeld):
         return wild_meld_adds(meld, counts, rules)
     if rules.wild_limit != WildLimit.ONE:
         return general_adds(meld, counts, rules, wild_avail)
-    return classic_adds(meld, counts, wild_avail)
+    return classic_adds(meld, counts, wild_avail, hand)
 
 
-def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Iterable[PlainAdd]]:
-    """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail)``, dispatched once.
+def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int], int | None], Iterable[PlainAdd]]:
+    """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail, hand)``, dispatched once.
 
     Listing legal actions asks it of every team meld at every decision, and
     reads only each add's cards, slots and end, its first three fields: in
@@ -109,7 +120,7 @@ def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int]], Itera
     """
     if rules.simple_wilds:
         return classic_plain_adds
-    return lambda meld, counts, wild_avail: adds_with(meld, counts, rules, wild_avail)
+    return lambda meld, counts, wild_avail, _hand: adds_with(meld, counts, rules, wild_avail)
 
 
 def listed_meld(cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules) -> Meld | None:
@@ -129,7 +140,7 @@ def listed_add(
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
     cards, slots = tuple(cards), tuple(slots)
-    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules)):
+    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules), hand_number(counts)):  # as listed
         if option[0] == cards and option[1] == slots and option[2] == end:
             return tuple.__new__(type(meld), option[3])  # an add keeps the meld's kind; only the match is built
     return None
