@@ -5,8 +5,8 @@ Every field of a deal in progress is declared here, in two dataclasses:
 :class:`DealState` adds what is hidden (the hands, the stock, the packets).
 Each field's metadata says how a copy treats it (shared, or a list copied one
 or two levels deep) and how a position writes and reads it in JSON.  From
-that one declaration come the copy a clone makes (:func:`copy_deal`), the snapshot a seat's
-view takes (:func:`copy_public`), and the position JSON
+that one declaration come the copy a clone makes (:func:`copy_deal`), the
+snapshot a seat's view takes (:func:`copy_public`), and the position JSON
 (:func:`write_fields`, :func:`read_fields`).  Adding a field touches this
 file and the rule that uses it.
 
