@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from biriba.actions import Action
 from biriba.cards import counts_of, full_deck
 from biriba.deal import Deal
 from biriba.melds import listed_add, listed_meld, resolve_add, resolve_meld
@@ -101,24 +103,30 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
     assert watched() == 0
 
 
-@pytest.mark.parametrize("name", sorted(name for name, rules in PRESETS.items() if rules.simple_wilds))
-def test_a_listed_meld_is_found_in_its_suits_or_ranks_group(name: str) -> None:
-    """A new meld played unchecked is looked up in the one group it belongs to (``listed_meld``): the same meld."""
+def _listed_actions(name: str, kind: str) -> Iterator[tuple[Deal, Action]]:
+    """Every listed action of ``kind`` along three random deals of preset ``name``, with the deal it is listed in."""
     rules = PRESETS[name]
     rng = random.Random(name)
-    looked_up = 0
     for n in range(3):
         deal = Deal.shuffled(f"listed/{name}/{n}", rules=rules, dealer=n % rules.seats, max_turns=120)
         while not deal.is_over:
             legal = list(deal.legal_actions())
-            counts = deal.hands[deal.to_move]
             for action in legal:
-                if action.kind == "meld":
-                    found = listed_meld(action.cards, action.slots, counts, rules)
-                    resolved = resolve_meld(action.cards, action.slots, rules)
-                    assert found == resolved and type(found) is type(resolved), str(action)
-                    looked_up += 1
+                if action.kind == kind:
+                    yield deal, action
             deal.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize("name", sorted(name for name, rules in PRESETS.items() if rules.simple_wilds))
+def test_a_listed_meld_is_found_in_its_suits_or_ranks_group(name: str) -> None:
+    """A new meld played unchecked is looked up in the one group it belongs to (``listed_meld``): the same meld."""
+    rules = PRESETS[name]
+    looked_up = 0
+    for deal, action in _listed_actions(name, "meld"):
+        found = listed_meld(action.cards, action.slots, deal.hands[deal.to_move], rules)
+        resolved = resolve_meld(action.cards, action.slots, rules)
+        assert found == resolved and type(found) is type(resolved), str(action)
+        looked_up += 1
     assert looked_up > 0
 
 
@@ -126,19 +134,12 @@ def test_a_listed_meld_is_found_in_its_suits_or_ranks_group(name: str) -> None:
 def test_a_listed_add_is_found_where_the_listing_found_it(name: str) -> None:
     """An add played unchecked is looked up (``listed_add``), never enumerated again: no silent miss, the same meld."""
     rules = PRESETS[name]
-    rng = random.Random(name)
     looked_up = 0
-    for n in range(3):
-        deal = Deal.shuffled(f"listed/{name}/{n}", rules=rules, dealer=n % rules.seats, max_turns=120)
-        while not deal.is_over:
-            legal = list(deal.legal_actions())
-            counts = deal.hands[deal.to_move]
-            melds = deal.melds[rules.team_of[deal.to_move]]
-            for action in legal:
-                if action.kind == "add":
-                    found = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, rules)
-                    resolved = resolve_add(melds[action.meld], action.cards, action.slots, action.end, rules).meld
-                    assert found == resolved and type(found) is type(resolved), str(action)
-                    looked_up += 1
-            deal.apply(rng.choice(legal))
+    for deal, action in _listed_actions(name, "add"):
+        counts = deal.hands[deal.to_move]
+        meld = deal.melds[rules.team_of[deal.to_move]][action.meld]
+        found = listed_add(meld, action.cards, action.slots, action.end, counts, rules)
+        resolved = resolve_add(meld, action.cards, action.slots, action.end, rules).meld
+        assert found == resolved and type(found) is type(resolved), str(action)
+        looked_up += 1
     assert looked_up > 0
