@@ -49,6 +49,8 @@ from .types import (
 Placed = tuple[Meld, Placement]
 _GROUPS: Final[dict[tuple[object, ...], Group]] = {}
 _ADDS: Final[dict[tuple[object, ...], tuple[PlainAdd, ...]]] = {}
+#: The group of a suit or rank that gives no meld.
+NO_GROUP: Final[Group] = ((), ())
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
@@ -63,9 +65,12 @@ def classic_placed_melds(
     """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
     if hand is None:
         hand = hand_number(counts)
-    for kind, (melds, placements) in _groups(counts, rules, wild_avail, hand):
-        for fields, placed in zip(melds, placements):
-            yield _tuple_new(kind, fields), placed
+    runs, sets = _groups(counts, rules, wild_avail, hand)
+    kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
+    for kind, groups in kinds:
+        for melds, placements in groups:
+            for fields, placed in zip(melds, placements):
+                yield _tuple_new(kind, fields), placed
 
 
 def classic_placements(
@@ -77,8 +82,11 @@ def classic_placements(
     """
     if hand is None:
         hand = hand_number(counts)
+    runs, sets = _groups(counts, rules, wild_avail, hand)
     out: list[Placement] = []
-    for _kind, (_melds, placements) in _groups(counts, rules, wild_avail, hand):
+    for _melds, placements in runs:
+        out += placements
+    for _melds, placements in sets:
         out += placements
     return out
 
@@ -86,9 +94,9 @@ def classic_placements(
 def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built.
 
-    Only the group it belongs to is looked up (under :func:`_groups`'s key):
-    a set's first two cards are naturals of its rank, a run's cards without a
-    slot are naturals of its suit.
+    Only the group it belongs to is looked up (:func:`_group`): a set's first
+    two cards are naturals of its rank, a run's cards without a slot are
+    naturals of its suit.
     """
     cards, slots = placement
     naturals = [card for card, slot in zip(cards, slots) if slot == NO_SLOT]
@@ -102,26 +110,18 @@ def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], 
         rank = naturals[0] >> 2
         if rank not in set_ranks(rules):
             return None
-        kind, key = SetMeld, (rank + 4, minimum, wilds, (hand >> (32 * rank)) & 0xFFFFFFFF)
-        group = _GROUPS.get(key)
-        if group is None:
-            group = remember(_GROUPS, key, _set_group(rank, RANK_COUNTS[rank](counts), wild_avail, minimum))
+        kind, group = SetMeld, _group(counts, wild_avail, minimum, wilds, rank + 4, _rank_part(hand, rank))
     else:
         suit = naturals[0] & 3
-        kind, key = RunMeld, (suit, minimum, wilds, hand & SUIT_MASKS[suit])
-        group = _GROUPS.get(key)
-        if group is None:
-            group = remember(_GROUPS, key, _run_group(counts, suit, wild_avail, minimum))
+        kind, group = RunMeld, _group(counts, wild_avail, minimum, wilds, suit, hand & SUIT_MASKS[suit])
     melds, placements = group
     if placement in placements:
         return _tuple_new(kind, melds[placements.index(placement)])
     return None
 
 
-def _groups(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int
-) -> Iterator[tuple[type[Meld], Group]]:
-    """The runs of each suit, then the sets of each rank, that the hand can lay down (remembered).
+def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int) -> tuple[list[Group], list[Group]]:
+    """The runs of each suit and the sets of each rank that the hand can lay down (remembered).
 
     ``hand`` is the hand as one integer (:func:`~.memo.hand_number`), so that
     the part a suit's runs or a rank's sets read is a mask away (a memo key)
@@ -130,23 +130,38 @@ def _groups(
     minimum = rules.min_meld
     least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
     wilds = tuple(wild_avail)
-    memo = _GROUPS
+    runs: list[Group] = []
     for suit, mask in enumerate(SUIT_MASKS):
-        key = (suit, minimum, wilds, hand & mask)
-        found = memo.get(key)
-        if found is None:
-            found = remember(memo, key, _run_group(counts, suit, wild_avail, minimum))
+        found = _group(counts, wild_avail, minimum, wilds, suit, hand & mask)
         if found[0]:
-            yield RunMeld, found
+            runs.append(found)
+    sets: list[Group] = []
     by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
     allowed = set_ranks(rules)
     for rank in compress(range(13), by_rank.translate(_at_least(least))):
         if rank in allowed:
-            key = (rank + 4, minimum, wilds, (hand >> (32 * rank)) & 0xFFFFFFFF)
-            found = memo.get(key)
-            if found is None:
-                found = remember(memo, key, _set_group(rank, RANK_COUNTS[rank](counts), wild_avail, minimum))
-            yield SetMeld, found
+            sets.append(_group(counts, wild_avail, minimum, wilds, rank + 4, _rank_part(hand, rank)))
+    return runs, sets
+
+
+def _group(
+    counts: Sequence[int], wild_avail: list[int], minimum: int, wilds: tuple[int, ...], tag: int, part: int
+) -> Group:
+    """The runs of suit ``tag`` (0..3) or the sets of rank ``tag - 4``, remembered by the ``part`` of the hand read."""
+    key = (tag, minimum, wilds, part)
+    found = _GROUPS.get(key)
+    if found is None:
+        if tag < 4:
+            made = _run_group(counts, tag, wild_avail, minimum)
+        else:
+            made = _set_group(tag - 4, RANK_COUNTS[tag - 4](counts), wild_avail, minimum)
+        found = remember(_GROUPS, key, made)
+    return found
+
+
+def _rank_part(hand: int, rank: int) -> int:
+    """The bytes of a rank's four cards in :func:`~.memo.hand_number`: all its sets read."""
+    return (hand >> (32 * rank)) & 0xFFFFFFFF
 
 
 #: The hand's count of each natural of a suit by run position, ace low to ace high.
@@ -177,23 +192,44 @@ def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum:
             for w in wild_avail:
                 melds.append((rank, naturals, (w,)))
                 placements.append(((*naturals, w), NO_SLOTS[n + 1]))
-    return tuple(melds), tuple(placements)
+    return (tuple(melds), tuple(placements)) if melds else NO_GROUP
 
 
 def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
+    """Runs of ``suit`` found as spans of positions ``lo..hi`` with at most one missing natural."""
+    nat = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
+    if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
+        return NO_GROUP  # too few cards of this suit for any run
     codes = RUN_CODES[suit]
     melds: list[Fields] = []
     placements: list[Placement] = []
-    for lo, hi, m, w in _run_spans(counts, suit, wild_avail, minimum):
-        if m:
-            cards = list(codes[lo - 1 : hi])
-            cards[m - lo] = w
-            melds.append((suit, lo, hi, ((m, w),)))
-            placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
-        else:
-            melds.append((suit, lo, hi, ()))
-            placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
-    return tuple(melds), tuple(placements)
+    two = 4 + suit
+    for lo in range(1, 16 - minimum):
+        if not nat[lo] and not (wild_avail and nat[lo + 1]):
+            continue  # a run starts with a natural, or a wild then a natural
+        miss = 0  # the one position without a natural, 0 if none yet
+        for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
+            if not nat[hi]:
+                if miss or not wild_avail:
+                    break
+                miss = hi
+            if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
+                continue  # too short, or the 13-run already listed ace-low
+            if not miss:
+                melds.append((suit, lo, hi, ()))
+                placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
+                cells: Sequence[int] = range(lo, hi + 1)
+            else:
+                cells = (miss,)
+            for m in cells:
+                for w in wild_avail:
+                    if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
+                        continue
+                    cards = list(codes[lo - 1 : hi])
+                    cards[m - lo] = w
+                    melds.append((suit, lo, hi, ((m, w),)))
+                    placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
+    return (tuple(melds), tuple(placements)) if melds else NO_GROUP
 
 
 def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None) -> list[AddOption]:
@@ -232,7 +268,7 @@ def classic_plain_adds(
             have: tuple[int, ...] = RANK_COUNTS[rank](counts)
             part, held = have, any(have)
         else:
-            part = (hand >> (32 * rank)) & 0xFFFFFFFF
+            part = _rank_part(hand, rank)
             held = part > 0
         if not held and (meld.wilds or not wild_avail):
             return ()
@@ -244,40 +280,6 @@ def classic_plain_adds(
         adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
         found = remember(_ADDS, (tuple(meld), key[1], part), tuple(adds))  # equal to ``key``: a lookup finds it
     return found
-
-
-def _run_spans(
-    counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int
-) -> list[tuple[int, int, int, int]]:
-    """Runs of ``suit`` as ``(lo, hi, m, w)``: positions ``lo..hi``, wild ``w`` at ``m`` (0 if none)."""
-    nat = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
-    spans: list[tuple[int, int, int, int]] = []
-    if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
-        return spans  # too few cards of this suit for any run
-    add = spans.append
-    two = 4 + suit
-    for lo in range(1, 16 - minimum):
-        if not nat[lo] and not (wild_avail and nat[lo + 1]):
-            continue  # a run starts with a natural, or a wild then a natural
-        miss = 0  # the one position without a natural, 0 if none yet
-        for hi in range(lo, (lo + 12 if lo < 2 else 14) + 1):
-            if not nat[hi]:
-                if miss or not wild_avail:
-                    break
-                miss = hi
-            if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
-                continue  # too short, or the 13-run already listed ace-low
-            if not miss:
-                add((lo, hi, 0, -1))
-                cells: Sequence[int] = range(lo, hi + 1)
-            else:
-                cells = (miss,)
-            for m in cells:
-                for w in wild_avail:
-                    if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
-                        continue
-                    add((lo, hi, m, w))
-    return spans
 
 
 def _wild_two_ok(
