@@ -22,10 +22,11 @@ from biriba import compiled
 
 SRC = Path(compiled.__file__).resolve().parent.parent
 
-#: Plays random and greedy deals under every preset; prints where the compiled modules
-#: came from and a digest of every listing, choice and score.
+#: Plays random and greedy deals under every preset, then a pickled and a deep-copied
+#: deal on from where they were made; prints where the compiled modules came from and a
+#: digest of every listing, choice and score.
 PLAY = """
-import hashlib, random, sys
+import copy, hashlib, pickle, random, sys
 import biriba.melds.classic, biriba.scoring, biriba.bots.greedy
 from biriba.bots import make_bot
 from biriba.deal import Deal
@@ -46,6 +47,19 @@ for name in sorted(PRESETS):
                 action = legal[rng.randrange(len(legal))]
             deal.apply(action, check=n % 2 == 0)
         digest.update(repr(deal.result()).encode())
+rng = random.Random(1)
+deal = Deal.shuffled("copies", max_turns=200)
+for _ in range(30):
+    legal = list(deal.legal_actions())
+    deal.apply(legal[rng.randrange(len(legal))])
+played = len(deal.history)
+for twin in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
+    assert type(twin) is Deal and twin.hands == deal.hands and twin.hands[0] is not deal.hands[0]
+    while not twin.is_over:
+        legal = list(twin.legal_actions())
+        twin.apply(legal[rng.randrange(len(legal))])
+    digest.update(repr(twin.result()).encode())
+assert len(deal.history) == played and not deal.is_over  # the copies played on alone
 print(digest.hexdigest())
 """
 

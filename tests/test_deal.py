@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -410,6 +412,20 @@ def test_outcomes_are_made_with_every_field_of_outcome_and_its_defaults() -> Non
     deal = Deal.shuffled(seed=3)
     outcome = deal.apply(deal.parse_action("draw"))
     assert type(outcome) is Outcome and outcome == Outcome(outcome.seat, outcome.action, drawn=outcome.drawn)
+
+
+def test_a_deal_pickled_or_deep_copied_is_an_equal_and_independent_deal() -> None:
+    deal = Deal.shuffled(seed=6)
+    rng = random.Random(2)
+    for _ in range(25):
+        deal.apply(rng.choice(list(deal.legal_actions())))
+    before = deal.legal_actions().count()
+    for twin in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
+        assert type(twin) is Deal
+        assert twin.hands == deal.hands and twin.melds == deal.melds and twin.history == deal.history
+        assert list(twin.legal_actions()) == list(deal.legal_actions())
+        twin.apply(next(iter(twin.legal_actions())))
+        assert twin.hands[0] is not deal.hands[0] and deal.legal_actions().count() == before
 
 
 def test_an_empty_deck_is_refused_and_not_taken_for_the_blank_deal_of_a_clone() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import fields as dataclass_fields
 from itertools import compress
 from typing import Any, Final
 
@@ -131,6 +132,10 @@ class Deal(DealState):
         """An independent copy, cheap enough for search (immutable parts are shared)."""
         copy: Deal = copy_deal(self, Deal(_UNDEALT))
         return copy
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and ``copy.deepcopy`` go through the fields: a compiled class cannot be made without its __init__."""
+        return _rebuild, (type(self), {name: getattr(self, name) for name in _FIELDS})
 
     # ------------------------------------------------------------ queries
     @property
@@ -854,6 +859,18 @@ class LegalActions:
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
+
+
+#: The fields of a deal, in declaration order, as pickled.
+_FIELDS: Final = tuple(f.name for f in dataclass_fields(DealState))
+
+
+def _rebuild(cls: type[Deal], values: dict[str, Any]) -> Deal:
+    """The deal :meth:`Deal.__reduce__` took apart."""
+    deal = cls(_UNDEALT)
+    for name, value in values.items():
+        setattr(deal, name, value)
+    return deal
 
 
 def _outcome(
