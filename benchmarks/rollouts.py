@@ -19,6 +19,7 @@ order; a uniform choice is the same distribution in any order.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import shutil
@@ -137,6 +138,7 @@ def run(
         WORKLOADS[workload](chosen, per_position, seed)
     elif warm == "other":  # a process that has searched before, as the hard bot's has
         WORKLOADS[workload](mid_deal_positions(2 * positions, rules, seed=77), per_position, seed)
+    gc.collect()  # what the setup left for the collector is not the rollouts' cost: collected before the clock starts
     return WORKLOADS[workload](chosen, per_position, seed)
 
 
