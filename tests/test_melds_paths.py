@@ -21,6 +21,7 @@ from biriba.deal import Deal
 from biriba.melds import listed_add, listed_meld, resolve_add, resolve_meld
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
+from biriba.melds.memo import MEMO_LIMIT, Memos
 from biriba.melds.types import Meld
 from biriba.rules import CLASSIC, PRESETS, Rules
 
@@ -73,6 +74,18 @@ def test_fast_and_general_adds_agree(table_cards: list[int], cards: list[int], p
     assert fast == general, meld.text()
 
 
+def test_the_memos_split_by_question_start_afresh_together_at_their_limit() -> None:
+    memos = Memos()
+    runs: dict[object, int] = {}
+    sets: dict[object, int] = {}
+    memos.tables.update(runs=runs, sets=sets)
+    for n in range(MEMO_LIMIT):
+        memos.keep(runs if n % 2 else sets, n, n)
+    assert len(runs) + len(sets) == memos.size == MEMO_LIMIT and memos.tables == {"runs": runs, "sets": sets}
+    memos.keep(runs, "one more", 0)
+    assert memos.tables == {} and memos.size == 1
+
+
 def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() -> None:
     """Melds are remembered as plain tuples: a search's memo of many thousand melds costs no collection time."""
     import gc
@@ -88,8 +101,9 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
         while not deal.is_over:
             legal = list(deal.legal_actions())
             deal.apply(bot.choose(deal.view_for(deal.to_move), legal) if n % 2 else random.Random(n).choice(legal))
-    memos = (classic._GROUPS, classic._ADDS, bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
-    assert all(memos)
+    groups = [memo for memos in classic._GROUPS.tables.values() for memo in memos]
+    memos = (*groups, classic._ADDS, bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
+    assert all((groups, classic._ADDS, bot._worths.found, bot._fits.found))  # type: ignore[attr-defined]
 
     def watched() -> int:
         return sum(gc.is_tracked(key) or gc.is_tracked(value) for memo in memos for key, value in memo.items())

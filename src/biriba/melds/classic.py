@@ -25,7 +25,7 @@ from typing import Final
 
 from ..cards import KINDS
 from ..rules import Rules
-from .memo import RANK_COUNTS, SUIT_COUNTS, hand_number, remember
+from .memo import RANK_COUNTS, SUIT_COUNTS, Memos, hand_number, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -47,7 +47,9 @@ from .types import (
 
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
-_GROUPS: Final[dict[tuple[object, ...], Group]] = {}
+#: The remembered groups: for each shortest meld and list of usable wilds, a dict for each
+#: suit's runs (0..3) and rank's sets (4..16), keyed by the part of the hand they read.
+_GROUPS: Final = Memos()
 _ADDS: Final[dict[tuple[object, ...], tuple[PlainAdd, ...]]] = {}
 #: The group of a suit or rank that gives no meld.
 NO_GROUP: Final[Group] = ((), ())
@@ -104,16 +106,16 @@ def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], 
         return None
     minimum = rules.min_meld
     hand = hand_number(counts)
-    wilds = tuple(wild_avail)
+    memos = _group_memos(minimum, wild_avail)
     kind: type[Meld]
     if naturals[0] >> 2 == naturals[1] >> 2:
         rank = naturals[0] >> 2
         if rank not in set_ranks(rules):
             return None
-        kind, group = SetMeld, _group(counts, wild_avail, minimum, wilds, rank + 4, _rank_part(hand, rank))
+        kind, group = SetMeld, _group(memos, counts, wild_avail, minimum, rank + 4, _rank_part(hand, rank))
     else:
         suit = naturals[0] & 3
-        kind, group = RunMeld, _group(counts, wild_avail, minimum, wilds, suit, hand & SUIT_MASKS[suit])
+        kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, hand & SUIT_MASKS[suit])
     melds, placements = group
     if placement in placements:
         return _tuple_new(kind, melds[placements.index(placement)])
@@ -129,10 +131,10 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: in
     """
     minimum = rules.min_meld
     least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
-    wilds = tuple(wild_avail)
+    memos = _group_memos(minimum, wild_avail)
     runs: list[Group] = []
     for suit, mask in enumerate(SUIT_MASKS):
-        found = _group(counts, wild_avail, minimum, wilds, suit, hand & mask)
+        found = _group(memos, counts, wild_avail, minimum, suit, hand & mask)
         if found[0]:
             runs.append(found)
     sets: list[Group] = []
@@ -140,22 +142,31 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: in
     allowed = set_ranks(rules)
     for rank in compress(range(13), by_rank.translate(_at_least(least))):
         if rank in allowed:
-            sets.append(_group(counts, wild_avail, minimum, wilds, rank + 4, _rank_part(hand, rank)))
+            sets.append(_group(memos, counts, wild_avail, minimum, rank + 4, _rank_part(hand, rank)))
     return runs, sets
 
 
 def _group(
-    counts: Sequence[int], wild_avail: list[int], minimum: int, wilds: tuple[int, ...], tag: int, part: int
+    memos: list[dict[int, Group]], counts: Sequence[int], wild_avail: list[int], minimum: int, tag: int, part: int
 ) -> Group:
     """The runs of suit ``tag`` (0..3) or the sets of rank ``tag - 4``, remembered by the ``part`` of the hand read."""
-    key = (tag, minimum, wilds, part)
-    found = _GROUPS.get(key)
+    memo = memos[tag]
+    found = memo.get(part)
     if found is None:
         if tag < 4:
-            made = _run_group(counts, tag, wild_avail, minimum)
+            found = _run_group(counts, tag, wild_avail, minimum)
         else:
-            made = _set_group(tag - 4, RANK_COUNTS[tag - 4](counts), wild_avail, minimum)
-        found = remember(_GROUPS, key, made)
+            found = _set_group(tag - 4, RANK_COUNTS[tag - 4](counts), wild_avail, minimum)
+        _GROUPS.keep(memo, part, found)
+    return found
+
+
+def _group_memos(minimum: int, wild_avail: list[int]) -> list[dict[int, Group]]:
+    """The dicts of :func:`_group` for this shortest meld and these usable wilds, one per suit and rank."""
+    key = (minimum, *wild_avail)
+    found: list[dict[int, Group]] | None = _GROUPS.tables.get(key)
+    if found is None:
+        found = _GROUPS.tables[key] = [{} for _tag in range(17)]
     return found
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from .types import RUN_CODES
 
@@ -30,6 +30,28 @@ def hand_number(counts: Sequence[int]) -> int:
     Listing a turn's melds and adds reads it once for all their memo keys.
     """
     return int.from_bytes(bytearray(counts), "little")  # a bytearray is made from a list faster than bytes
+
+
+class Memos:
+    """Memos split by what was asked besides the hand, under one limit: at ``MEMO_LIMIT`` entries, all start afresh.
+
+    ``tables`` holds, under each question, the dict (or dicts) keyed by the
+    part of the hand read; a dict whose key is one integer is looked up
+    faster than one dict keyed by tuples of both.
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[Any, Any] = {}
+        self.size = 0
+
+    def keep(self, memo: dict[Any, T], key: object, found: T) -> T:
+        """Remember ``found`` in ``memo`` (one of :attr:`tables`) under ``key``."""
+        if self.size >= MEMO_LIMIT:
+            self.tables.clear()  # a dict a caller holds fills on for the listing under way, then goes
+            self.size = 0
+        memo[key] = found
+        self.size += 1
+        return found
 
 
 def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:
