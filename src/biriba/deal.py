@@ -218,13 +218,13 @@ class Deal(DealState):
         team = rules.team_of[seat]
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
         hand = hand_number(counts)  # read by every memo key of the one-wild enumerators
-        new = _tuple_new
+        new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         for cards, slots in meld_placements(counts, rules, wild_avail, hand):
-            yield new(Action, ("meld", cards, slots, -1, None))
+            yield new(action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
             for option in adds(meld, counts, wild_avail, hand):  # cards, slots, end
-                yield new(Action, ("add", option[0], option[1], index, option[2]))
+                yield new(action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:
         """The mover's legal discards (R16, R17, R19, R22; the opening minimum unless ``opening`` is false)."""
