@@ -19,7 +19,7 @@ only a few small lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from typing import Any, Final
@@ -45,6 +45,8 @@ from .melds import (
     resolve_add,
     resolve_meld,
 )
+from .melds.classic import classic_plain_adds
+from .melds.types import PlainAdd
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -221,9 +223,15 @@ class Deal(DealState):
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         for cards, slots in meld_placements(counts, rules, wild_avail, hand):
             yield new(action, ("meld", cards, slots, -1, None))
+        simple = rules.simple_wilds  # then the one-wild adds, called directly: a call through a variable costs more
         adds = adds_under(rules)
+        options: Iterable[PlainAdd]
         for index, meld in enumerate(self.melds[team]):
-            for option in adds(meld, counts, wild_avail, hand):  # cards, slots, end
+            if simple:
+                options = classic_plain_adds(meld, counts, wild_avail, hand)
+            else:
+                options = adds(meld, counts, wild_avail, hand)
+            for option in options:  # cards, slots, end
                 yield new(action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:
