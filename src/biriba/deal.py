@@ -57,6 +57,8 @@ from .views import PlayerView
 _DRAW: Final = Phase.DRAW
 _PLAY: Final = Phase.PLAY
 _tuple_new: Final = tuple.__new__
+#: ``HAND_UNITS[code]``: what one card of that kind adds to a :func:`~biriba.melds.hand_number`.
+HAND_UNITS: Final = tuple(1 << (8 * code) for code in range(KINDS))
 #: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
 _UNDEALT: Final[list[int]] = []
 
@@ -85,6 +87,7 @@ class Deal(DealState):
             dealer=dealer,
             to_move=(dealer + 1) % rules.seats,
             hands=hands,
+            hand_numbers=[hand_number(h) for h in hands],
             sizes=[sum(h) for h in hands],
             biribas=[0] * len(rules.teams),
             discard=[layout.upcard],
@@ -112,6 +115,7 @@ class Deal(DealState):
         DealState.__init__(deal, rules=rules, **fields)
         deal.fill_defaults()
         deal.sizes = [sum(h) for h in deal.hands]
+        deal.hand_numbers = [hand_number(h) for h in deal.hands]
         deal.biribas = [sum(is_biriba(m, rules) for m in team) for team in deal.melds]
         deal.assert_consistent()
         return deal
@@ -219,7 +223,7 @@ class Deal(DealState):
         rules = self.rules
         team = rules.team_of[seat]
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
-        hand = hand_number(counts)  # read by every memo key of the one-wild enumerators
+        hand = self.hand_numbers[seat]  # read by every memo key of the one-wild enumerators
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         for cards, slots in meld_placements(counts, rules, wild_avail, hand):
             yield new(action, ("meld", cards, slots, -1, None))
@@ -655,6 +659,7 @@ class Deal(DealState):
         card = self.stock[0]
         self.stock = self.stock[1:]
         self.hands[seat][card] += 1
+        self.hand_numbers[seat] += HAND_UNITS[card]
         self.sizes[seat] += 1
         self.phase = _PLAY
         if not self.stock and self.rules.stock_out == StockOut.END:
@@ -685,6 +690,7 @@ class Deal(DealState):
     def _apply_discard(self, seat: int, action: Action) -> Outcome:
         card = action.cards[0]
         self.hands[seat][card] -= 1
+        self.hand_numbers[seat] -= HAND_UNITS[card]
         if self.known[seat][card]:
             self.known[seat][card] -= 1
         self.sizes[seat] -= 1
@@ -715,10 +721,13 @@ class Deal(DealState):
         if meld is None:
             meld = self._listed_meld(action)
         known = self.known[seat]
+        number = self.hand_numbers[seat]
         for c in action.cards:
             hand[c] -= 1
+            number -= HAND_UNITS[c]
             if known[c]:
                 known[c] -= 1
+        self.hand_numbers[seat] = number
         self.sizes[seat] -= len(action.cards)
         before = self.biribas[team]
         if action.kind == "meld":
@@ -743,13 +752,14 @@ class Deal(DealState):
 
     def _listed_meld(self, action: Action) -> Meld:
         """The meld a meld or add leaves: found where the listing found it, else resolved from its cards."""
-        counts = self.hands[self.to_move]
-        melds = self.melds[self.rules.team_of[self.to_move]]
+        seat = self.to_move
+        counts, hand = self.hands[seat], self.hand_numbers[seat]
+        melds = self.melds[self.rules.team_of[seat]]
         meld: Meld | None = None
         if action.kind == "meld":
-            meld = listed_meld(action.cards, action.slots, counts, self.rules)
+            meld = listed_meld(action.cards, action.slots, counts, self.rules, hand)
         elif 0 <= action.meld < len(melds):
-            meld = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, self.rules)
+            meld = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, self.rules, hand)
         if meld is None:
             meld = self._resolve(action)[1]
             assert meld is not None
@@ -770,9 +780,12 @@ class Deal(DealState):
         self.took_with_one = len(taken) == 1 and self.sizes[seat] == 1
         hand = self.hands[seat]
         known = self.known[seat]
+        number = self.hand_numbers[seat]
         for c in taken:
             hand[c] += 1
+            number += HAND_UNITS[c]
             known[c] += 1  # everyone saw the pile go into this hand
+        self.hand_numbers[seat] = number
         self.sizes[seat] += len(taken)
         self.discard = []
         self.took_single = taken[0] if len(taken) == 1 else -1
@@ -786,6 +799,7 @@ class Deal(DealState):
         hand = self.hands[seat]
         for c in packet:
             hand[c] += 1
+        self.hand_numbers[seat] = hand_number(hand)
         self.sizes[seat] += len(packet)
         team = self.rules.team_of[seat]
         self.reserves[team] = Reserve(seat, active)
@@ -838,6 +852,8 @@ class Deal(DealState):
             raise InvalidPositionError("cards are missing or duplicated (R2, R23a)")
         if any(sum(h) != n for h, n in zip(self.hands, self.sizes)):
             raise InvalidPositionError("a hand's size does not match its cards")
+        if self.hand_numbers != [hand_number(h) for h in self.hands]:
+            raise InvalidPositionError("a hand's number does not match its cards")
 
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.

@@ -93,7 +93,9 @@ def classic_placements(
     return out
 
 
-def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement) -> Meld | None:
+def classic_meld_of(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement, hand: int | None = None
+) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built.
 
     Only the group it belongs to is looked up (:func:`_group`): a set's first
@@ -105,7 +107,8 @@ def classic_meld_of(counts: Sequence[int], rules: Rules, wild_avail: list[int], 
     if len(naturals) < 2:
         return None
     minimum = rules.min_meld
-    hand = hand_number(counts)
+    if hand is None:
+        hand = hand_number(counts)
     memos = _group_memos(minimum, wild_avail)
     kind: type[Meld]
     if naturals[0] >> 2 == naturals[1] >> 2:

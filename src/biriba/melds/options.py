@@ -123,24 +123,35 @@ def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int], int | 
     return lambda meld, counts, wild_avail, _hand: adds_with(meld, counts, rules, wild_avail)
 
 
-def listed_meld(cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules) -> Meld | None:
+def listed_meld(
+    cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules, hand: int | None = None
+) -> Meld | None:
     """The meld a ``meld`` action from the listing lays down, looked up in the hand's remembered lists.
 
     ``None`` when the action is not among them as written, or for rules
     without the fast lists: then :func:`resolve_meld` decides.  Playing a
-    listed action this way skips enumerating its cards again.
+    listed action this way skips enumerating its cards again.  ``hand``:
+    :func:`~.memo.hand_number` of ``counts``, if the caller has it.
     """
     if not rules.simple_wilds:
         return None
-    return classic_meld_of(counts, rules, hand_wilds(counts, rules), (tuple(cards), tuple(slots)))
+    return classic_meld_of(counts, rules, hand_wilds(counts, rules), (tuple(cards), tuple(slots)), hand)
 
 
 def listed_add(
-    meld: Meld, cards: Sequence[int], slots: Sequence[int], end: str | None, counts: Sequence[int], rules: Rules
+    meld: Meld,
+    cards: Sequence[int],
+    slots: Sequence[int],
+    end: str | None,
+    counts: Sequence[int],
+    rules: Rules,
+    hand: int | None = None,
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
     cards, slots = tuple(cards), tuple(slots)
-    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules), hand_number(counts)):  # as listed
+    if hand is None:
+        hand = hand_number(counts)
+    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules), hand):  # as listed
         if option[0] == cards and option[1] == slots and option[2] == end:
             return tuple.__new__(type(meld), option[3])  # an add keeps the meld's kind; only the match is built
     return None
