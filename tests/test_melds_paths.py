@@ -21,7 +21,7 @@ from biriba.deal import Deal
 from biriba.melds import listed_add, listed_meld, resolve_add, resolve_meld
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
-from biriba.melds.memo import MEMO_LIMIT, Memos
+from biriba.melds.memo import MEMO_LIMIT, Memos, Numbered
 from biriba.melds.types import Meld
 from biriba.rules import CLASSIC, PRESETS, Rules
 
@@ -86,8 +86,14 @@ def test_the_memos_split_by_question_start_afresh_together_at_their_limit() -> N
     assert memos.tables == {} and memos.size == 1
 
 
+def test_a_numbered_value_is_made_once_and_found_by_its_key() -> None:
+    table: Numbered[str] = Numbered()
+    assert [table.add(key, f"value {key}") for key in ("a", "b")] == [0, 1]
+    assert table.numbers == {"a": 0, "b": 1} and table.values == ["value a", "value b"]
+
+
 def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() -> None:
-    """Melds are remembered as plain tuples: a search's memo of many thousand melds costs no collection time."""
+    """Melds and adds are remembered by number, made once as plain tuples: a search's memos cost no collection time."""
     import gc
     import random
 
@@ -102,11 +108,14 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
             legal = list(deal.legal_actions())
             deal.apply(bot.choose(deal.view_for(deal.to_move), legal) if n % 2 else random.Random(n).choice(legal))
     groups = [memo for memos in classic._GROUPS.tables.values() for memo in memos]
-    memos = (*groups, classic._ADDS, bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
+    tables = (classic._MELDS, classic.ADDS)
+    memos = (*groups, classic._ADDS, *(t.numbers for t in tables), bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
     assert all((groups, classic._ADDS, bot._worths.found, bot._fits.found))  # type: ignore[attr-defined]
+    assert all(isinstance(n, int) for memo in (*groups, classic._ADDS) for group in memo.values() for n in group)
 
     def watched() -> int:
-        return sum(gc.is_tracked(key) or gc.is_tracked(value) for memo in memos for key, value in memo.items())
+        held = sum(gc.is_tracked(key) or gc.is_tracked(value) for memo in memos for key, value in memo.items())
+        return held + sum(gc.is_tracked(value) for table in tables for value in table.values)
 
     last = -1
     for _ in range(20):  # the collector lets go of a tuple of untracked items when it looks: a level of nesting a time

@@ -19,7 +19,7 @@ only a few small lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from typing import Any, Final
@@ -45,8 +45,7 @@ from .melds import (
     resolve_add,
     resolve_meld,
 )
-from .melds.classic import classic_plain_adds
-from .melds.types import PlainAdd
+from .melds.classic import ADDS, classic_add_numbers
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -57,6 +56,14 @@ from .views import PlayerView
 _DRAW: Final = Phase.DRAW
 _PLAY: Final = Phase.PLAY
 _tuple_new: Final = tuple.__new__
+
+
+def _probe() -> None:
+    """A function whose type tells whether this module runs compiled."""
+
+
+#: Is this module compiled (``make fast``)?  A few hot loops are written one way for each.
+NATIVE: Final = not hasattr(_probe, "__code__")
 #: ``HAND_UNITS[code]``: what one card of that kind adds to a :func:`~biriba.melds.hand_number`.
 HAND_UNITS: Final = tuple(1 << (8 * code) for code in range(KINDS))
 #: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
@@ -227,15 +234,16 @@ class Deal(DealState):
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         for cards, slots in meld_placements(counts, rules, wild_avail, hand):
             yield new(action, ("meld", cards, slots, -1, None))
-        simple = rules.simple_wilds  # then the one-wild adds, called directly: a call through a variable costs more
+        if rules.simple_wilds:  # then the one-wild adds, by their numbers in the table of adds
+            listed = ADDS.values
+            for index, meld in enumerate(self.melds[team]):
+                for number in classic_add_numbers(meld, counts, wild_avail, hand):
+                    option = listed[number]  # cards, slots, end, fields
+                    yield new(action, ("add", option[0], option[1], index, option[2]))
+            return
         adds = adds_under(rules)
-        options: Iterable[PlainAdd]
         for index, meld in enumerate(self.melds[team]):
-            if simple:
-                options = classic_plain_adds(meld, counts, wild_avail, hand)
-            else:
-                options = adds(meld, counts, wild_avail, hand)
-            for option in options:  # cards, slots, end
+            for option in adds(meld, counts, wild_avail, hand):
                 yield new(action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:
@@ -246,7 +254,10 @@ class Deal(DealState):
         if opening and 0 < self.opening_value < self._opening_minimum(self.rules.team_of[seat]):
             return []  # the first melding is not yet worth its minimum (option opening_minimums)
         counts = self.hands[seat]
-        discards = list(compress(DISCARDS, counts))
+        if NATIVE:  # a compiled loop is quicker than compress, which asks each count's truth through Python
+            discards = [DISCARDS[code] for code in range(KINDS) if counts[code]]
+        else:
+            discards = list(compress(DISCARDS, counts))
         took = self.took_single
         if took >= 0 and counts[took]:
             discards.remove(DISCARDS[took])  # R16

@@ -5,13 +5,13 @@ natural; sets as sub-multisets of one rank.  Both build the melds and adds
 directly, without trying card orders: the engine's hottest path.
 ``tests/test_melds_paths.py`` checks them against the general enumerator.
 
-The lists of meld actions per suit and rank and of adds per meld are
-remembered by the part of the hand they read (:mod:`.memo`).  They keep
-melds as plain tuples of their fields, made into :class:`RunMeld` and
-:class:`SetMeld` values when asked for: Python's garbage collector stops
-watching a tuple of numbers, but never a named tuple, and walking hundreds of
-thousands of remembered melds made its full collections the slowest moments
-of a search.
+The lists of melds per suit and rank and of adds per meld are remembered
+by the part of the hand they read (:mod:`.memo`), as tuples of numbers: each
+meld and add is made once, as plain tuples, in a table (:class:`~.memo.Numbered`),
+and made into :class:`RunMeld` and :class:`SetMeld` values when asked for.
+A miss then costs lookups rather than new tuples, and Python's garbage
+collector, which never stops watching a named tuple or a tuple of tuples it
+has not yet let go, need not walk hundreds of thousands of remembered melds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Final
 
 from ..cards import KINDS
 from ..rules import Rules
-from .memo import RANK_COUNTS, SUIT_COUNTS, Memos, hand_number, remember
+from .memo import RANK_COUNTS, SUIT_COUNTS, Memos, Numbered, hand_number, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -47,12 +47,16 @@ from .types import (
 
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
+#: Every meld listed so far, by number: its fields and its placement.  Groups hold their numbers.
+_MELDS: Final[Numbered[tuple[Fields, Placement]]] = Numbered()
+#: Every add listed so far, by number.  The remembered adds hold their numbers.
+ADDS: Final[Numbered[PlainAdd]] = Numbered()
 #: The remembered groups: for each shortest meld and list of usable wilds, a dict for each
 #: suit's runs (0..3) and rank's sets (4..16), keyed by the part of the hand they read.
 _GROUPS: Final = Memos()
-_ADDS: Final[dict[tuple[object, ...], tuple[PlainAdd, ...]]] = {}
+_ADDS: Final[dict[tuple[object, ...], tuple[int, ...]]] = {}
 #: The group of a suit or rank that gives no meld.
-NO_GROUP: Final[Group] = ((), ())
+NO_GROUP: Final[Group] = ()
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
@@ -69,9 +73,11 @@ def classic_placed_melds(
         hand = hand_number(counts)
     runs, sets = _groups(counts, rules, wild_avail, hand)
     kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
+    melds = _MELDS.values
     for kind, groups in kinds:
-        for melds, placements in groups:
-            for fields, placed in zip(melds, placements):
+        for group in groups:
+            for number in group:
+                fields, placed = melds[number]
                 yield _tuple_new(kind, fields), placed
 
 
@@ -85,11 +91,14 @@ def classic_placements(
     if hand is None:
         hand = hand_number(counts)
     runs, sets = _groups(counts, rules, wild_avail, hand)
+    melds = _MELDS.values
     out: list[Placement] = []
-    for _melds, placements in runs:
-        out += placements
-    for _melds, placements in sets:
-        out += placements
+    for group in runs:
+        for number in group:
+            out.append(melds[number][1])
+    for group in sets:
+        for number in group:
+            out.append(melds[number][1])
     return out
 
 
@@ -119,9 +128,11 @@ def classic_meld_of(
     else:
         suit = naturals[0] & 3
         kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, hand & SUIT_MASKS[suit])
-    melds, placements = group
-    if placement in placements:
-        return _tuple_new(kind, melds[placements.index(placement)])
+    melds = _MELDS.values
+    for number in group:
+        fields, placed = melds[number]
+        if placed == placement:
+            return _tuple_new(kind, fields)
     return None
 
 
@@ -138,7 +149,7 @@ def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: in
     runs: list[Group] = []
     for suit, mask in enumerate(SUIT_MASKS):
         found = _group(memos, counts, wild_avail, minimum, suit, hand & mask)
-        if found[0]:
+        if found:
             runs.append(found)
     sets: list[Group] = []
     by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
@@ -195,18 +206,22 @@ def _at_least(n: int) -> bytes:
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
-    melds: list[Fields] = []
-    placements: list[Placement] = []
+    group: list[int] = []
+    numbers = _MELDS.numbers
     for naturals in naturals_of(rank * 4, have):
         n = len(naturals)
         if n >= minimum:
-            melds.append((rank, naturals, ()))
-            placements.append((naturals, NO_SLOTS[n]))
+            fields: Fields = (rank, naturals, ())
+            number = numbers.get(fields)
+            group.append(_MELDS.add(fields, (fields, (naturals, NO_SLOTS[n]))) if number is None else number)
         if n >= minimum - 1:
             for w in wild_avail:
-                melds.append((rank, naturals, (w,)))
-                placements.append(((*naturals, w), NO_SLOTS[n + 1]))
-    return (tuple(melds), tuple(placements)) if melds else NO_GROUP
+                fields = (rank, naturals, (w,))
+                number = numbers.get(fields)
+                if number is None:
+                    number = _MELDS.add(fields, (fields, ((*naturals, w), NO_SLOTS[n + 1])))
+                group.append(number)
+    return tuple(group)
 
 
 def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
@@ -215,8 +230,8 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
     if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
         return NO_GROUP  # too few cards of this suit for any run
     codes = RUN_CODES[suit]
-    melds: list[Fields] = []
-    placements: list[Placement] = []
+    group: list[int] = []
+    numbers = _MELDS.numbers  # a run is known by an integer: its suit, ends, and wild's cell and card
     two = 4 + suit
     for lo in range(1, 16 - minimum):
         if not nat[lo] and not (wild_avail and nat[lo + 1]):
@@ -230,8 +245,11 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
             if hi - lo + 1 < minimum or (lo == 2 and hi == 14):
                 continue  # too short, or the 13-run already listed ace-low
             if not miss:
-                melds.append((suit, lo, hi, ()))
-                placements.append((codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1]))
+                key = suit | lo << 2 | hi << 6
+                number = numbers.get(key)
+                if number is None:
+                    number = _MELDS.add(key, ((suit, lo, hi, ()), (codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1])))
+                group.append(number)
                 cells: Sequence[int] = range(lo, hi + 1)
             else:
                 cells = (miss,)
@@ -239,11 +257,15 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
                 for w in wild_avail:
                     if w == two and not _wild_two_ok(counts, two, lo, hi, m, lo <= 2 <= hi, ace_movable=True):
                         continue
-                    cards = list(codes[lo - 1 : hi])
-                    cards[m - lo] = w
-                    melds.append((suit, lo, hi, ((m, w),)))
-                    placements.append((tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1])))
-    return (tuple(melds), tuple(placements)) if melds else NO_GROUP
+                    key = suit | lo << 2 | hi << 6 | m << 10 | w << 14
+                    number = numbers.get(key)
+                    if number is None:
+                        cards = list(codes[lo - 1 : hi])
+                        cards[m - lo] = w
+                        placed = (tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1]))
+                        number = _MELDS.add(key, ((suit, lo, hi, ((m, w),)), placed))
+                    group.append(number)
+    return tuple(group)
 
 
 def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None) -> list[AddOption]:
@@ -257,8 +279,16 @@ def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int], hand:
 
 def classic_plain_adds(
     meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None
-) -> tuple[PlainAdd, ...]:
-    """:func:`classic_adds` as remembered, each add's meld as its plain fields: the listing needs no more.
+) -> list[PlainAdd]:
+    """:func:`classic_adds` with each add's meld as its plain fields (see :func:`classic_add_numbers`)."""
+    values = ADDS.values
+    return [values[number] for number in classic_add_numbers(meld, counts, wild_avail, hand)]
+
+
+def classic_add_numbers(
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None
+) -> tuple[int, ...]:
+    """:func:`classic_adds` as remembered: the numbers of the adds in :data:`ADDS`.
 
     ``hand`` is :func:`~.memo.hand_number` of ``counts``, if the caller has
     it: the listing does.  A caller without it (a bot asking about a card or
@@ -292,7 +322,12 @@ def classic_plain_adds(
     found = _ADDS.get(key)
     if found is None:
         adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
-        found = remember(_ADDS, (tuple(meld), key[1], part), tuple(adds))  # equal to ``key``: a lookup finds it
+        numbers = ADDS.numbers
+        group: list[int] = []
+        for add in adds:
+            number = numbers.get(add)
+            group.append(ADDS.add(add, add) if number is None else number)
+        found = remember(_ADDS, (tuple(meld), key[1], part), tuple(group))  # equal to ``key``: a lookup finds it
     return found
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from .types import RUN_CODES
 
@@ -52,6 +52,30 @@ class Memos:
         memo[key] = found
         self.size += 1
         return found
+
+
+class Numbered(Generic[T]):
+    """Values told apart by number, each made once, so that a remembered list of them is a flat tuple of numbers.
+
+    Python's collector stops watching a tuple of numbers the first time it
+    looks at it, but never one that holds tuples it still watches, and it
+    walks every watched tuple at each full collection: remembered lists of
+    melds made those collections the slowest moments of a search, and
+    making each list's melds anew was most of a miss's cost.  The values
+    are bounded by the cards (every run, set and add there can be).
+    """
+
+    __slots__ = ("numbers", "values")
+
+    def __init__(self) -> None:
+        self.values: list[T] = []
+        self.numbers: dict[Any, int] = {}
+
+    def add(self, key: object, value: T) -> int:
+        """Number ``value``, known by ``key``: look the key up in :attr:`numbers` first."""
+        number = self.numbers[key] = len(self.values)
+        self.values.append(value)
+        return number
 
 
 def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:

@@ -31,8 +31,8 @@ Placement = tuple[tuple[int, ...], tuple[int, ...]]
 #: A meld's fields as a plain tuple, what :func:`tuple` gives of a :class:`RunMeld` or :class:`SetMeld`:
 #: the garbage collector lets go of it, never of a named tuple, so the memos keep melds this way.
 Fields = tuple[Any, ...]
-#: A suit's runs or a rank's sets: the melds' fields and, in the same order, their placements.
-Group = tuple[tuple[Fields, ...], tuple[Placement, ...]]
+#: A suit's runs or a rank's sets, as the numbers of the melds in :mod:`.classic`'s table.
+Group = tuple[int, ...]
 #: An add with its resulting meld's fields: ``(cards, slots, end, fields)``.
 PlainAdd = tuple[tuple[int, ...], tuple[int, ...], str | None, Fields]
 
