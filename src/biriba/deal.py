@@ -45,7 +45,7 @@ from .melds import (
     resolve_add,
     resolve_meld,
 )
-from .melds.classic import ADDS, classic_add_numbers
+from .melds.classic import ADDS, MELDS, classic_add_numbers, classic_meld_numbers
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -232,15 +232,29 @@ class Deal(DealState):
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
         hand = self.hand_numbers[seat]  # read by every memo key of the one-wild enumerators
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
-        for cards, slots in meld_placements(counts, rules, wild_avail, hand):
-            yield new(action, ("meld", cards, slots, -1, None))
-        if rules.simple_wilds:  # then the one-wild adds, by their numbers in the table of adds
+        if rules.simple_wilds:  # the one-wild melds and adds by their numbers, each action made once
+            made = _MELD_ACTIONS
+            for number in classic_meld_numbers(counts, rules, wild_avail, hand):
+                if number >= len(made):
+                    _make_meld_actions()
+                yield made[number]
             listed = ADDS.values
             for index, meld in enumerate(self.melds[team]):
-                for number in classic_add_numbers(meld, counts, wild_avail, hand):
-                    option = listed[number]  # cards, slots, end, fields
-                    yield new(action, ("add", option[0], option[1], index, option[2]))
+                numbers = classic_add_numbers(meld, counts, wild_avail, hand)
+                if not numbers:
+                    continue
+                while index >= len(_ADD_ACTIONS):
+                    _ADD_ACTIONS.append({})
+                made_adds = _ADD_ACTIONS[index]
+                for number in numbers:
+                    found = made_adds.get(number)
+                    if found is None:
+                        option = listed[number]  # cards, slots, end, fields
+                        found = made_adds[number] = new(action, ("add", option[0], option[1], index, option[2]))
+                    yield found
             return
+        for cards, slots in meld_placements(counts, rules, wild_avail, hand):
+            yield new(action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
             for option in adds(meld, counts, wild_avail, hand):
@@ -865,6 +879,18 @@ class Deal(DealState):
             raise InvalidPositionError("a hand's size does not match its cards")
         if self.hand_numbers != [hand_number(h) for h in self.hands]:
             raise InvalidPositionError("a hand's number does not match its cards")
+
+
+#: The ``meld`` action of each meld in :data:`~biriba.melds.classic.MELDS`, by its number, made once.
+_MELD_ACTIONS: Final[list[Action]] = []
+#: For each team meld's place on the table, the ``add`` action of each add in :data:`~biriba.melds.classic.ADDS`.
+_ADD_ACTIONS: Final[list[dict[int, Action]]] = []
+
+
+def _make_meld_actions() -> None:
+    """The actions of the melds numbered since the last call (the table of melds only grows)."""
+    for _fields, (cards, slots) in MELDS.values[len(_MELD_ACTIONS) :]:
+        _MELD_ACTIONS.append(_tuple_new(Action, ("meld", cards, slots, -1, None)))
 
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.

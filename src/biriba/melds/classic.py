@@ -48,7 +48,7 @@ from .types import (
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
 #: Every meld listed so far, by number: its fields and its placement.  Groups hold their numbers.
-_MELDS: Final[Numbered[tuple[Fields, Placement]]] = Numbered()
+MELDS: Final[Numbered[tuple[Fields, Placement]]] = Numbered()
 #: Every add listed so far, by number.  The remembered adds hold their numbers.
 ADDS: Final[Numbered[PlainAdd]] = Numbered()
 #: The remembered groups: for each shortest meld and list of usable wilds, a dict for each
@@ -73,7 +73,7 @@ def classic_placed_melds(
         hand = hand_number(counts)
     runs, sets = _groups(counts, rules, wild_avail, hand)
     kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
-    melds = _MELDS.values
+    melds = MELDS.values
     for kind, groups in kinds:
         for group in groups:
             for number in group:
@@ -91,7 +91,7 @@ def classic_placements(
     if hand is None:
         hand = hand_number(counts)
     runs, sets = _groups(counts, rules, wild_avail, hand)
-    melds = _MELDS.values
+    melds = MELDS.values
     out: list[Placement] = []
     for group in runs:
         for number in group:
@@ -99,6 +99,21 @@ def classic_placements(
     for group in sets:
         for number in group:
             out.append(melds[number][1])
+    return out
+
+
+def classic_meld_numbers(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+) -> list[int]:
+    """The melds of :func:`classic_melds` by their numbers in :data:`MELDS`, in the same order."""
+    if hand is None:
+        hand = hand_number(counts)
+    runs, sets = _groups(counts, rules, wild_avail, hand)
+    out: list[int] = []
+    for group in runs:
+        out += group
+    for group in sets:
+        out += group
     return out
 
 
@@ -128,7 +143,7 @@ def classic_meld_of(
     else:
         suit = naturals[0] & 3
         kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, hand & SUIT_MASKS[suit])
-    melds = _MELDS.values
+    melds = MELDS.values
     for number in group:
         fields, placed = melds[number]
         if placed == placement:
@@ -207,19 +222,19 @@ def _at_least(n: int) -> bytes:
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
     group: list[int] = []
-    numbers = _MELDS.numbers
+    numbers = MELDS.numbers
     for naturals in naturals_of(rank * 4, have):
         n = len(naturals)
         if n >= minimum:
             fields: Fields = (rank, naturals, ())
             number = numbers.get(fields)
-            group.append(_MELDS.add(fields, (fields, (naturals, NO_SLOTS[n]))) if number is None else number)
+            group.append(MELDS.add(fields, (fields, (naturals, NO_SLOTS[n]))) if number is None else number)
         if n >= minimum - 1:
             for w in wild_avail:
                 fields = (rank, naturals, (w,))
                 number = numbers.get(fields)
                 if number is None:
-                    number = _MELDS.add(fields, (fields, ((*naturals, w), NO_SLOTS[n + 1])))
+                    number = MELDS.add(fields, (fields, ((*naturals, w), NO_SLOTS[n + 1])))
                 group.append(number)
     return tuple(group)
 
@@ -231,7 +246,7 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
         return NO_GROUP  # too few cards of this suit for any run
     codes = RUN_CODES[suit]
     group: list[int] = []
-    numbers = _MELDS.numbers  # a run is known by an integer: its suit, ends, and wild's cell and card
+    numbers = MELDS.numbers  # a run is known by an integer: its suit, ends, and wild's cell and card
     two = 4 + suit
     for lo in range(1, 16 - minimum):
         if not nat[lo] and not (wild_avail and nat[lo + 1]):
@@ -248,7 +263,7 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
                 key = suit | lo << 2 | hi << 6
                 number = numbers.get(key)
                 if number is None:
-                    number = _MELDS.add(key, ((suit, lo, hi, ()), (codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1])))
+                    number = MELDS.add(key, ((suit, lo, hi, ()), (codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1])))
                 group.append(number)
                 cells: Sequence[int] = range(lo, hi + 1)
             else:
@@ -263,7 +278,7 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
                         cards = list(codes[lo - 1 : hi])
                         cards[m - lo] = w
                         placed = (tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1]))
-                        number = _MELDS.add(key, ((suit, lo, hi, ((m, w),)), placed))
+                        number = MELDS.add(key, ((suit, lo, hi, ((m, w),)), placed))
                     group.append(number)
     return tuple(group)
 
