@@ -64,6 +64,8 @@ def test_R26_meld_bonus_table() -> None:
         ({"wild_limit": "two"}, "wild_limit must be one of"),
         ({"meld_out": "yes"}, "true or false"),
         ({"hand_size": 30}, "the deal needs"),
+        ({"packs": 16}, "packs: 1 to 15"),
+        ({"packs": 0}, "packs: 1 to 15"),
         (7, "preset name or an object"),
     ],
 )

@@ -35,7 +35,7 @@ from .melds import (
     WildMeld,
     add_options,
     adds_under,
-    hand_number,
+    hand_keys,
     hand_wilds,
     is_biriba,
     listed_add,
@@ -46,6 +46,7 @@ from .melds import (
     resolve_meld,
 )
 from .melds.classic import ADDS, MELDS, classic_add_numbers, classic_meld_numbers
+from .melds.memo import RANK_UNITS, SUIT_UNITS
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -64,8 +65,6 @@ def _probe() -> None:
 
 #: Is this module compiled (``make fast``)?  A few hot loops are written one way for each.
 NATIVE: Final = not hasattr(_probe, "__code__")
-#: ``HAND_UNITS[code]``: what one card of that kind adds to a :func:`~biriba.melds.hand_number`.
-HAND_UNITS: Final = tuple(1 << (8 * code) for code in range(KINDS))
 #: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
 _UNDEALT: Final[list[int]] = []
 
@@ -94,7 +93,7 @@ class Deal(DealState):
             dealer=dealer,
             to_move=(dealer + 1) % rules.seats,
             hands=hands,
-            hand_numbers=[hand_number(h) for h in hands],
+            hand_keys=[hand_keys(h) for h in hands],
             sizes=[sum(h) for h in hands],
             biribas=[0] * len(rules.teams),
             discard=[layout.upcard],
@@ -122,7 +121,7 @@ class Deal(DealState):
         DealState.__init__(deal, rules=rules, **fields)
         deal.fill_defaults()
         deal.sizes = [sum(h) for h in deal.hands]
-        deal.hand_numbers = [hand_number(h) for h in deal.hands]
+        deal.hand_keys = [hand_keys(h) for h in deal.hands]
         deal.biribas = [sum(is_biriba(m, rules) for m in team) for team in deal.melds]
         deal.assert_consistent()
         return deal
@@ -230,17 +229,17 @@ class Deal(DealState):
         rules = self.rules
         team = rules.team_of[seat]
         wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
-        hand = self.hand_numbers[seat]  # read by every memo key of the one-wild enumerators
+        keys = self.hand_keys[seat]  # the memo keys of the one-wild enumerators
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         if rules.simple_wilds:  # the one-wild melds and adds by their numbers, each action made once
             made = _MELD_ACTIONS
-            for number in classic_meld_numbers(counts, rules, wild_avail, hand):
+            for number in classic_meld_numbers(counts, rules, wild_avail, keys):
                 if number >= len(made):
                     _make_meld_actions()
                 yield made[number]
             listed = ADDS.values
             for index, meld in enumerate(self.melds[team]):
-                numbers = classic_add_numbers(meld, counts, wild_avail, hand)
+                numbers = classic_add_numbers(meld, counts, wild_avail, keys)
                 if not numbers:
                     continue
                 while index >= len(_ADD_ACTIONS):
@@ -253,11 +252,11 @@ class Deal(DealState):
                         found = made_adds[number] = new(action, ("add", option[0], option[1], index, option[2]))
                     yield found
             return
-        for cards, slots in meld_placements(counts, rules, wild_avail, hand):
+        for cards, slots in meld_placements(counts, rules, wild_avail, keys):
             yield new(action, ("meld", cards, slots, -1, None))
         adds = adds_under(rules)
         for index, meld in enumerate(self.melds[team]):
-            for option in adds(meld, counts, wild_avail, hand):
+            for option in adds(meld, counts, wild_avail, keys):
                 yield new(action, ("add", option[0], option[1], index, option[2]))
 
     def _discards(self, opening: bool = True) -> list[Action]:
@@ -684,7 +683,7 @@ class Deal(DealState):
         card = self.stock[0]
         self.stock = self.stock[1:]
         self.hands[seat][card] += 1
-        self.hand_numbers[seat] += HAND_UNITS[card]
+        _count(self.hand_keys[seat], card, 1)
         self.sizes[seat] += 1
         self.phase = _PLAY
         if not self.stock and self.rules.stock_out == StockOut.END:
@@ -715,7 +714,7 @@ class Deal(DealState):
     def _apply_discard(self, seat: int, action: Action) -> Outcome:
         card = action.cards[0]
         self.hands[seat][card] -= 1
-        self.hand_numbers[seat] -= HAND_UNITS[card]
+        _count(self.hand_keys[seat], card, -1)
         if self.known[seat][card]:
             self.known[seat][card] -= 1
         self.sizes[seat] -= 1
@@ -746,13 +745,12 @@ class Deal(DealState):
         if meld is None:
             meld = self._listed_meld(action)
         known = self.known[seat]
-        number = self.hand_numbers[seat]
+        keys = self.hand_keys[seat]
         for c in action.cards:
             hand[c] -= 1
-            number -= HAND_UNITS[c]
+            _count(keys, c, -1)
             if known[c]:
                 known[c] -= 1
-        self.hand_numbers[seat] = number
         self.sizes[seat] -= len(action.cards)
         before = self.biribas[team]
         if action.kind == "meld":
@@ -778,13 +776,13 @@ class Deal(DealState):
     def _listed_meld(self, action: Action) -> Meld:
         """The meld a meld or add leaves: found where the listing found it, else resolved from its cards."""
         seat = self.to_move
-        counts, hand = self.hands[seat], self.hand_numbers[seat]
+        counts, keys = self.hands[seat], self.hand_keys[seat]
         melds = self.melds[self.rules.team_of[seat]]
         meld: Meld | None = None
         if action.kind == "meld":
-            meld = listed_meld(action.cards, action.slots, counts, self.rules, hand)
+            meld = listed_meld(action.cards, action.slots, counts, self.rules, keys)
         elif 0 <= action.meld < len(melds):
-            meld = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, self.rules, hand)
+            meld = listed_add(melds[action.meld], action.cards, action.slots, action.end, counts, self.rules, keys)
         if meld is None:
             meld = self._resolve(action)[1]
             assert meld is not None
@@ -805,12 +803,11 @@ class Deal(DealState):
         self.took_with_one = len(taken) == 1 and self.sizes[seat] == 1
         hand = self.hands[seat]
         known = self.known[seat]
-        number = self.hand_numbers[seat]
+        keys = self.hand_keys[seat]
         for c in taken:
             hand[c] += 1
-            number += HAND_UNITS[c]
+            _count(keys, c, 1)
             known[c] += 1  # everyone saw the pile go into this hand
-        self.hand_numbers[seat] = number
         self.sizes[seat] += len(taken)
         self.discard = []
         self.took_single = taken[0] if len(taken) == 1 else -1
@@ -824,7 +821,7 @@ class Deal(DealState):
         hand = self.hands[seat]
         for c in packet:
             hand[c] += 1
-        self.hand_numbers[seat] = hand_number(hand)
+        self.hand_keys[seat] = hand_keys(hand)
         self.sizes[seat] += len(packet)
         team = self.rules.team_of[seat]
         self.reserves[team] = Reserve(seat, active)
@@ -877,8 +874,8 @@ class Deal(DealState):
             raise InvalidPositionError("cards are missing or duplicated (R2, R23a)")
         if any(sum(h) != n for h, n in zip(self.hands, self.sizes)):
             raise InvalidPositionError("a hand's size does not match its cards")
-        if self.hand_numbers != [hand_number(h) for h in self.hands]:
-            raise InvalidPositionError("a hand's number does not match its cards")
+        if self.hand_keys != [hand_keys(h) for h in self.hands]:
+            raise InvalidPositionError("a hand's keys do not match its cards")
 
 
 #: The ``meld`` action of each meld in :data:`~biriba.melds.classic.MELDS`, by its number, made once.
@@ -932,6 +929,13 @@ def _rebuild(cls: type[Deal], values: dict[str, Any]) -> Deal:
     for name, value in values.items():
         setattr(deal, name, value)
     return deal
+
+
+def _count(keys: list[int], card: int, n: int) -> None:
+    """Count ``n`` more of ``card`` in a hand's keys (:func:`~biriba.melds.hand_keys`); a joker is in none."""
+    if card < JOKER:
+        keys[card & 3] += n * SUIT_UNITS[card]
+        keys[4 + (card >> 2)] += n * RANK_UNITS[card]
 
 
 def _outcome(

@@ -221,6 +221,8 @@ class Rules:
             raise NotationError("seats: 2 to 6 players")
         if self.partnerships and self.seats not in (4, 6):
             raise NotationError("partnerships need 4 or 6 seats (partners opposite); 2 or 3 players play alone")
+        if not 1 <= self.packs <= 15:
+            raise NotationError("packs: 1 to 15")
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1
         if dealt >= self.deck_size:
             raise NotationError(f"the deal needs {dealt} cards and a stock, but the deck has {self.deck_size}")

@@ -179,9 +179,9 @@ class DealState(PublicState):
     """The whole truth of a deal: the table plus what only some seats, or none, may see."""
 
     hands: list[list[int]] = field(default_factory=list, metadata=_declare(Copy.LISTS, HANDS))  # count arrays
-    hand_numbers: list[int] = field(
-        default_factory=list, metadata=_declare(Copy.LIST)
-    )  # per seat, from the hands: each hand as one integer (melds.hand_number), kept as cards move
+    hand_keys: list[list[int]] = field(
+        default_factory=list, metadata=_declare(Copy.LISTS)
+    )  # per seat, from the hands: the keys the meld lists are remembered by (melds.hand_keys), kept as cards move
     stock: tuple[int, ...] = field(default=(), metadata=_declare(Copy.SHARE, STOCK))  # top first
     packets: tuple[tuple[int, ...], ...] = field(
         default=(), metadata=_declare(Copy.SHARE, PACKETS)

@@ -25,7 +25,7 @@ from ..melds import (
     WildMeld,
     add_options,
     adds_with,
-    hand_number,
+    hand_keys,
     hand_wilds,
     meld_bonus,
     placed_melds,
@@ -314,11 +314,11 @@ def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iter
 def _plays(rules: Rules, counts: list[int], melds: Sequence[Meld]) -> Iterator[Play]:
     """Every meld and add these cards allow onto ``melds``, in the legal list's order (see :data:`Play`)."""
     wilds = hand_wilds(counts, rules)
-    hand = hand_number(counts)
-    for meld, (cards, slots) in placed_melds(counts, rules, wilds, hand):
+    keys = hand_keys(counts)
+    for meld, (cards, slots) in placed_melds(counts, rules, wilds, keys):
         yield -1, None, meld, cards, slots, None
     for index, old in enumerate(melds):
-        for option in adds_with(old, counts, rules, wilds, hand):
+        for option in adds_with(old, counts, rules, wilds, keys):
             yield index, old, option.meld, option.cards, option.slots, option.end
 
 

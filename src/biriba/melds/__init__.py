@@ -12,7 +12,7 @@ The package follows its own sections:
 """
 
 from .explain import explain_add, explain_meld, too_many_wilds
-from .memo import hand_number
+from .memo import hand_keys
 from .notation import parse_meld, parse_placed
 from .options import (
     add_options,
@@ -60,7 +60,7 @@ __all__ = [
     "explain_add",
     "explain_meld",
     "format_placed",
-    "hand_number",
+    "hand_keys",
     "hand_wilds",
     "is_biriba",
     "listed_add",

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from functools import cache
-from itertools import compress
 from operator import itemgetter
 from typing import Final
 
-from ..cards import KINDS
 from ..rules import Rules
-from .memo import RANK_COUNTS, SUIT_COUNTS, Memos, Numbered, hand_number, remember
+from .memo import RANK_COUNTS, RANK_TOTALS, SUIT_COUNTS, Memos, Numbered, hand_keys, remember
 from .types import (
     NO_SLOT,
     NO_SLOTS,
@@ -66,12 +63,10 @@ def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) ->
 
 
 def classic_placed_melds(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> Iterator[Placed]:
     """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
-    if hand is None:
-        hand = hand_number(counts)
-    runs, sets = _groups(counts, rules, wild_avail, hand)
+    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
     kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
     melds = MELDS.values
     for kind, groups in kinds:
@@ -82,15 +77,13 @@ def classic_placed_melds(
 
 
 def classic_placements(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> list[Placement]:
     """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order.
 
-    ``hand`` is :func:`~.memo.hand_number` of ``counts``, if the caller has it.
+    ``keys`` are :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
     """
-    if hand is None:
-        hand = hand_number(counts)
-    runs, sets = _groups(counts, rules, wild_avail, hand)
+    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
     melds = MELDS.values
     out: list[Placement] = []
     for group in runs:
@@ -103,12 +96,10 @@ def classic_placements(
 
 
 def classic_meld_numbers(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> list[int]:
     """The melds of :func:`classic_melds` by their numbers in :data:`MELDS`, in the same order."""
-    if hand is None:
-        hand = hand_number(counts)
-    runs, sets = _groups(counts, rules, wild_avail, hand)
+    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
     out: list[int] = []
     for group in runs:
         out += group
@@ -118,7 +109,7 @@ def classic_meld_numbers(
 
 
 def classic_meld_of(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement, hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement, keys: Sequence[int] | None = None
 ) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built.
 
@@ -131,18 +122,18 @@ def classic_meld_of(
     if len(naturals) < 2:
         return None
     minimum = rules.min_meld
-    if hand is None:
-        hand = hand_number(counts)
+    if keys is None:
+        keys = hand_keys(counts)
     memos = _group_memos(minimum, wild_avail)
     kind: type[Meld]
     if naturals[0] >> 2 == naturals[1] >> 2:
         rank = naturals[0] >> 2
         if rank not in set_ranks(rules):
             return None
-        kind, group = SetMeld, _group(memos, counts, wild_avail, minimum, rank + 4, _rank_part(hand, rank))
+        kind, group = SetMeld, _group(memos, counts, wild_avail, minimum, rank + 4, keys[4 + rank])
     else:
         suit = naturals[0] & 3
-        kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, hand & SUIT_MASKS[suit])
+        kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, keys[suit])
     melds = MELDS.values
     for number in group:
         fields, placed = melds[number]
@@ -151,27 +142,27 @@ def classic_meld_of(
     return None
 
 
-def _groups(counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int) -> tuple[list[Group], list[Group]]:
+def _groups(
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int]
+) -> tuple[list[Group], list[Group]]:
     """The runs of each suit and the sets of each rank that the hand can lay down (remembered).
 
-    ``hand`` is the hand as one integer (:func:`~.memo.hand_number`), so that
-    the part a suit's runs or a rank's sets read is a mask away (a memo key)
-    and the ranks with enough cards for a set are found without a loop.
+    ``keys`` are the hand's keys (:func:`~.memo.hand_keys`): the part of the
+    hand a suit's runs or a rank's sets read, so each is a memo key.
     """
     minimum = rules.min_meld
     least = minimum - 1 if wild_avail else minimum  # naturals a meld needs at the least
     memos = _group_memos(minimum, wild_avail)
     runs: list[Group] = []
-    for suit, mask in enumerate(SUIT_MASKS):
-        found = _group(memos, counts, wild_avail, minimum, suit, hand & mask)
+    for suit in range(4):
+        found = _group(memos, counts, wild_avail, minimum, suit, keys[suit])
         if found:
             runs.append(found)
     sets: list[Group] = []
-    by_rank = (hand * RANK_SUMS).to_bytes(RANK_SUM_BYTES, "little")[3:52:4]  # cards held of each rank
-    allowed = set_ranks(rules)
-    for rank in compress(range(13), by_rank.translate(_at_least(least))):
-        if rank in allowed:
-            sets.append(_group(memos, counts, wild_avail, minimum, rank + 4, _rank_part(hand, rank)))
+    for rank in set_ranks(rules):
+        key = keys[4 + rank]
+        if RANK_TOTALS[key] >= least:
+            sets.append(_group(memos, counts, wild_avail, minimum, rank + 4, key))
     return runs, sets
 
 
@@ -199,25 +190,8 @@ def _group_memos(minimum: int, wild_avail: list[int]) -> list[dict[int, Group]]:
     return found
 
 
-def _rank_part(hand: int, rank: int) -> int:
-    """The bytes of a rank's four cards in :func:`~.memo.hand_number`: all its sets read."""
-    return (hand >> (32 * rank)) & 0xFFFFFFFF
-
-
 #: The hand's count of each natural of a suit by run position, ace low to ace high.
 RUN_COUNTS: Final = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
-#: ``hand & SUIT_MASKS[suit]``: the bytes of a suit's natural cards, all its runs read.
-SUIT_MASKS: Final = tuple(sum(0xFF << (8 * code) for code in range(suit, 52, 4)) for suit in range(4))
-#: Multiplying by this sums each rank's four bytes into the rank's last byte.  No byte carries
-#: while every kind has at most 63 copies (four of them, 252, fit a byte): 2 packs have 2, 3 have 3.
-RANK_SUMS: Final = 0x01010101
-RANK_SUM_BYTES: Final = KINDS + 4
-
-
-@cache
-def _at_least(n: int) -> bytes:
-    """A byte table for ``bytes.translate``: 1 where a count is at least ``n``, else 0."""
-    return bytes(1 if count >= n else 0 for count in range(256))
 
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
@@ -283,32 +257,34 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
     return tuple(group)
 
 
-def classic_adds(meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None) -> list[AddOption]:
-    """Every add onto a set or run under the one-wild limit (R13, R14); ``hand``: see :func:`classic_plain_adds`."""
+def classic_adds(
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
+) -> list[AddOption]:
+    """Every add onto a set or run under the one-wild limit (R13, R14); ``keys``: see :func:`classic_add_numbers`."""
     kind = type(meld)
     out: list[AddOption] = []
-    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail, hand):
+    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail, keys):
         out.append(_tuple_new(AddOption, (cards, slots, end, _tuple_new(kind, fields))))
     return out
 
 
 def classic_plain_adds(
-    meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> list[PlainAdd]:
     """:func:`classic_adds` with each add's meld as its plain fields (see :func:`classic_add_numbers`)."""
     values = ADDS.values
-    return [values[number] for number in classic_add_numbers(meld, counts, wild_avail, hand)]
+    return [values[number] for number in classic_add_numbers(meld, counts, wild_avail, keys)]
 
 
 def classic_add_numbers(
-    meld: Meld, counts: Sequence[int], wild_avail: list[int], hand: int | None = None
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> tuple[int, ...]:
     """:func:`classic_adds` as remembered: the numbers of the adds in :data:`ADDS`.
 
-    ``hand`` is :func:`~.memo.hand_number` of ``counts``, if the caller has
-    it: the listing does.  A caller without it (a bot asking about a card or
-    two) keys on the suit's or rank's counts instead, cheaper than making the
-    number; the two kinds of key never meet.
+    ``keys`` are :func:`~.memo.hand_keys` of ``counts``, if the caller has
+    them: the listing does.  A caller without them (a bot asking about a card
+    or two) keys on the suit's or rank's counts instead, cheaper than making
+    the keys; the two kinds of key never meet.
     """
     part: int | tuple[int, ...]
     if type(meld) is RunMeld:
@@ -320,14 +296,14 @@ def classic_add_numbers(
             or (counts[codes[wilds[0][0]]] if wilds else wild_avail)
         ):
             return ()  # most melds, most turns
-        part = SUIT_COUNTS[suit](counts) if hand is None else hand & SUIT_MASKS[suit]
+        part = SUIT_COUNTS[suit](counts) if keys is None else keys[suit]
     elif isinstance(meld, SetMeld):
         rank = meld[0]
-        if hand is None:
+        if keys is None:
             have: tuple[int, ...] = RANK_COUNTS[rank](counts)
             part, held = have, any(have)
         else:
-            part = _rank_part(hand, rank)
+            part = keys[4 + rank]
             held = part > 0
         if not held and (meld.wilds or not wild_avail):
             return ()

@@ -24,12 +24,33 @@ RANK_COUNTS: Final = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank i
 MEMO_LIMIT: Final = 100_000
 
 
-def hand_number(counts: Sequence[int]) -> int:
-    """The hand as one integer, a byte per card kind: the part a suit's runs or a rank's sets read is a mask away.
+#: Bits a card kind takes in a hand's keys: room for 15 copies (the rules allow at most 15 packs).
+KEY_BITS: Final = 4
+#: A hand's keys: each suit's naturals, the part its runs read, then each rank's cards, the part its sets read.
+HAND_KEYS: Final = 17
+#: What one natural card of each kind adds to its suit's key and to its rank's key.
+SUIT_UNITS: Final = tuple(1 << (KEY_BITS * (code >> 2)) for code in range(52))
+RANK_UNITS: Final = tuple(1 << (KEY_BITS * (code & 3)) for code in range(52))
+_PAIR_TOTALS: Final = bytes((key & 15) + (key >> 4) for key in range(256))
+#: ``RANK_TOTALS[key]``: the cards of a rank in hand, from the rank's key.
+RANK_TOTALS: Final = bytes(high + low for high in _PAIR_TOTALS for low in _PAIR_TOTALS)
 
-    Listing a turn's melds and adds reads it once for all their memo keys.
+
+def hand_keys(counts: Sequence[int]) -> list[int]:
+    """The hand as :data:`HAND_KEYS` small integers, :data:`KEY_BITS` bits a card kind.
+
+    Keys 0..3 hold each suit's natural cards, ace to king, and keys 4..16 each
+    rank's cards, spades to clubs: the part a suit's runs or a rank's sets
+    read, so the memo keys are small integers.  A deal keeps them as its
+    cards move (:attr:`biriba.state.DealState.hand_keys`).
     """
-    return int.from_bytes(bytearray(counts), "little")  # a bytearray is made from a list faster than bytes
+    keys = [0] * HAND_KEYS
+    for code in range(52):
+        n = counts[code]
+        if n:
+            keys[code & 3] += n * SUIT_UNITS[code]
+            keys[4 + (code >> 2)] += n * RANK_UNITS[code]
+    return keys
 
 
 class Memos:

@@ -24,7 +24,7 @@ from .classic import (
 )
 from .explain import explain_add, explain_meld
 from .general import general_adds, general_melds, wild_meld_adds, wild_melds
-from .memo import hand_number
+from .memo import hand_keys
 from .types import AddOption, Meld, Placement, PlainAdd, RunMeld, WildMeld
 
 
@@ -53,26 +53,26 @@ def melds_with(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> It
 
 
 def meld_placements(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> Iterable[Placement]:
     """The same melds as :func:`meld_options`, as the cards and slots of ``meld`` actions.
 
-    ``wild_avail`` is the hand's usable wilds (:func:`hand_wilds`), ``hand``
-    the hand as one integer if the caller has it (:func:`~.memo.hand_number`).  In
+    ``wild_avail`` is the hand's usable wilds (:func:`hand_wilds`), ``keys``
+    the hand's keys if the caller has them (:func:`~.memo.hand_keys`).  In
     the common one-wild case they are built straight from the enumeration,
     without meld objects: listing legal actions is the engine's hottest path.
     """
     if not rules.simple_wilds:
         return ((meld.cards(), meld.slots()) for meld in melds_with(counts, rules, wild_avail))
-    return classic_placements(counts, rules, wild_avail, hand)
+    return classic_placements(counts, rules, wild_avail, keys)
 
 
 def placed_melds(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> Iterator[Placed]:
     """The melds of :func:`melds_with`, each with its placement: for a bot that weighs melds as actions."""
     if rules.simple_wilds:
-        return classic_placed_melds(counts, rules, wild_avail, hand)
+        return classic_placed_melds(counts, rules, wild_avail, keys)
     return ((meld, (meld.cards(), meld.slots())) for meld in melds_with(counts, rules, wild_avail))
 
 
@@ -98,21 +98,23 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool 
 
 
 def adds_with(
-    meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int], hand: int | None = None
+    meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
 ) -> Iterable[AddOption]:
     """:func:`add_options` with the hand's usable wilds worked out once (:func:`hand_wilds`).
 
-    ``hand``: the hand as one integer (:func:`~.memo.hand_number`), if the caller lists many adds.
+    ``keys``: the hand's keys (:func:`~.memo.hand_keys`), if the caller lists many adds.
     """
     if isinstance(meld, WildMeld):
         return wild_meld_adds(meld, counts, rules)
     if rules.wild_limit != WildLimit.ONE:
         return general_adds(meld, counts, rules, wild_avail)
-    return classic_adds(meld, counts, wild_avail, hand)
+    return classic_adds(meld, counts, wild_avail, keys)
 
 
-def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int], int | None], Iterable[PlainAdd]]:
-    """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail, hand)``, dispatched once.
+def adds_under(
+    rules: Rules,
+) -> Callable[[Meld, Sequence[int], list[int], Sequence[int] | None], Iterable[PlainAdd]]:
+    """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail, keys)``, dispatched once.
 
     Listing legal actions asks it of every team meld at every decision, and
     reads only each add's cards, slots and end, its first three fields: in
@@ -120,22 +122,22 @@ def adds_under(rules: Rules) -> Callable[[Meld, Sequence[int], list[int], int | 
     """
     if rules.simple_wilds:
         return classic_plain_adds
-    return lambda meld, counts, wild_avail, _hand: adds_with(meld, counts, rules, wild_avail)
+    return lambda meld, counts, wild_avail, _keys: adds_with(meld, counts, rules, wild_avail)
 
 
 def listed_meld(
-    cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules, hand: int | None = None
+    cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules, keys: Sequence[int] | None = None
 ) -> Meld | None:
     """The meld a ``meld`` action from the listing lays down, looked up in the hand's remembered lists.
 
     ``None`` when the action is not among them as written, or for rules
     without the fast lists: then :func:`resolve_meld` decides.  Playing a
     listed action this way skips enumerating its cards again.  ``hand``:
-    :func:`~.memo.hand_number` of ``counts``, if the caller has it.
+    ``keys``: :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
     """
     if not rules.simple_wilds:
         return None
-    return classic_meld_of(counts, rules, hand_wilds(counts, rules), (tuple(cards), tuple(slots)), hand)
+    return classic_meld_of(counts, rules, hand_wilds(counts, rules), (tuple(cards), tuple(slots)), keys)
 
 
 def listed_add(
@@ -145,13 +147,13 @@ def listed_add(
     end: str | None,
     counts: Sequence[int],
     rules: Rules,
-    hand: int | None = None,
+    keys: Sequence[int] | None = None,
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
     cards, slots = tuple(cards), tuple(slots)
-    if hand is None:
-        hand = hand_number(counts)
-    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules), hand):  # as listed
+    if keys is None:
+        keys = hand_keys(counts)
+    for option in adds_under(rules)(meld, counts, hand_wilds(counts, rules), keys):  # as listed
         if option[0] == cards and option[1] == slots and option[2] == end:
             return tuple.__new__(type(meld), option[3])  # an add keeps the meld's kind; only the match is built
     return None
