@@ -57,6 +57,19 @@ from .views import PlayerView
 _DRAW: Final = Phase.DRAW
 _PLAY: Final = Phase.PLAY
 _tuple_new: Final = tuple.__new__
+#: Rule options and a card the hot paths compare with, read once (compiled, a name from an interpreted
+#: module is a dict lookup at every read; an option is one member of its enumeration, so ``is`` tells).
+_TOP_CARD: Final = TakeRule.TOP_CARD
+_EMPTY_HAND: Final = ReserveAccess.EMPTY_HAND
+_FIRST_BIRIBA: Final = ReserveAccess.FIRST_BIRIBA
+_STOCK_END: Final = StockOut.END
+_TAKE_IF_ABLE: Final = StockOut.TAKE_IF_ABLE
+_JOKER: Final = JOKER
+_DRAW_ACTION: Final = DRAW
+_TAKE_ACTION: Final = TAKE
+_PASS_ACTION: Final = PASS
+_DISCARDS: Final = DISCARDS
+_OUTCOME: Final = Outcome
 
 
 def _probe() -> None:
@@ -204,10 +217,10 @@ class Deal(DealState):
 
     def _draw_actions(self) -> list[Action]:
         if self.stock:
-            return [DRAW, TAKE] if self.discard and self._take_ok() else [DRAW]
+            return [_DRAW_ACTION, _TAKE_ACTION] if self.discard and self._take_ok() else [_DRAW_ACTION]
         if self.discard and self._take_ok():  # R23: the stock is empty
-            return [TAKE] if self.rules.stock_out == StockOut.TAKE_IF_ABLE else [TAKE, PASS]
-        return [PASS]
+            return [_TAKE_ACTION] if self.rules.stock_out is _TAKE_IF_ABLE else [_TAKE_ACTION, _PASS_ACTION]
+        return [_PASS_ACTION]
 
     def _play_actions(self, opening_check: bool = True) -> list[Action]:
         """The mover's legal melds, adds and discards, in that order (built whole: the hottest path of self-play)."""
@@ -267,13 +280,22 @@ class Deal(DealState):
         if opening and 0 < self.opening_value < self._opening_minimum(self.rules.team_of[seat]):
             return []  # the first melding is not yet worth its minimum (option opening_minimums)
         counts = self.hands[seat]
-        if NATIVE:  # a compiled loop is quicker than compress, which asks each count's truth through Python
-            discards = [DISCARDS[code] for code in range(KINDS) if counts[code]]
+        if NATIVE:  # compiled, the ranks held are found in the hand's keys, quicker than compress
+            discards = []
+            keys = self.hand_keys[seat]
+            for rank in range(13):
+                key = keys[4 + rank]
+                if key:
+                    for suit in range(4):
+                        if (key >> (4 * suit)) & 15:
+                            discards.append(_DISCARDS[4 * rank + suit])
+            if counts[_JOKER]:
+                discards.append(_DISCARDS[_JOKER])
         else:
-            discards = list(compress(DISCARDS, counts))
+            discards = list(compress(_DISCARDS, counts))
         took = self.took_single
         if took >= 0 and counts[took]:
-            discards.remove(DISCARDS[took])  # R16
+            discards.remove(_DISCARDS[took])  # R16
         return discards
 
     def _play_ok(self, action: Action, opening: bool) -> bool:
@@ -290,7 +312,7 @@ class Deal(DealState):
     def _take_ok(self) -> bool:
         """May the mover take the pile: R16/R30, and option ``take_rule``."""
         seat = self.to_move
-        if self.rules.take_rule == TakeRule.TOP_CARD and not self._top_card_fits(seat):
+        if self.rules.take_rule is _TOP_CARD and not self._top_card_fits(seat):
             return False
         if len(self.discard) != 1:
             return True
@@ -375,7 +397,7 @@ class Deal(DealState):
         """R18/R19: may a hand that empties take the team's reserve?"""
         rules = self.rules
         return (
-            rules.reserve_access == ReserveAccess.EMPTY_HAND
+            rules.reserve_access is _EMPTY_HAND
             and self.reserves[team] is None
             and self.biribas[team] >= rules.reserve_biribas
             and len(self.packets) > 0
@@ -686,7 +708,7 @@ class Deal(DealState):
         _count(self.hand_keys[seat], card, 1)
         self.sizes[seat] += 1
         self.phase = _PLAY
-        if not self.stock and self.rules.stock_out == StockOut.END:
+        if not self.stock and self.rules.stock_out is _STOCK_END:
             self.last_round = True  # the deal ends with this turn (seeds 001, 002)
         return _outcome(seat, action, drawn=card)
 
@@ -765,7 +787,7 @@ class Deal(DealState):
         if opening:
             self.opening_value += sum(rules.values[c] for c in action.cards)
         if (
-            rules.reserve_access == ReserveAccess.FIRST_BIRIBA
+            rules.reserve_access is _FIRST_BIRIBA
             and not before
             and self.biribas[team]
             and self.reserves[team] is None
@@ -933,9 +955,10 @@ def _rebuild(cls: type[Deal], values: dict[str, Any]) -> Deal:
 
 def _count(keys: list[int], card: int, n: int) -> None:
     """Count ``n`` more of ``card`` in a hand's keys (:func:`~biriba.melds.hand_keys`); a joker is in none."""
-    if card < JOKER:
-        keys[card & 3] += n * SUIT_UNITS[card]
-        keys[4 + (card >> 2)] += n * RANK_UNITS[card]
+    if card < _JOKER:  # written out, not +=: compiled, an augmented item assignment is Python's generic addition
+        suit, rank = card & 3, 4 + (card >> 2)
+        keys[suit] = keys[suit] + n * SUIT_UNITS[card]
+        keys[rank] = keys[rank] + n * RANK_UNITS[card]
 
 
 def _outcome(
@@ -948,7 +971,7 @@ def _outcome(
     ended: Ending | None = None,
 ) -> Outcome:
     """An :class:`Outcome`, made without the named tuple's constructor, a Python function (one per action)."""
-    return _tuple_new(Outcome, (seat, action, drawn, taken, reserve, packet, ended))
+    return _tuple_new(_OUTCOME, (seat, action, drawn, taken, reserve, packet, ended))
 
 
 def _check_shape(action: Action) -> None:

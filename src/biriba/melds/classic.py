@@ -287,7 +287,7 @@ def classic_add_numbers(
     the keys; the two kinds of key never meet.
     """
     part: int | tuple[int, ...]
-    if type(meld) is RunMeld:
+    if type(meld) is _RUN_MELD:
         suit, lo, hi, wilds = meld
         codes = POS_CODE[suit]
         if not (  # could anything in hand go onto it: a natural next to it or for its wild, or a wild?
@@ -487,3 +487,5 @@ def _run_option(
 
 
 _tuple_new: Final = tuple.__new__
+#: Read once: compiled, a class from an interpreted definition is a dict lookup at every read.
+_RUN_MELD: Final = RunMeld
