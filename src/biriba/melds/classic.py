@@ -63,10 +63,10 @@ def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) ->
 
 
 def classic_placed_melds(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> Iterator[Placed]:
     """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
-    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
+    runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
     kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
     melds = MELDS.values
     for kind, groups in kinds:
@@ -77,13 +77,13 @@ def classic_placed_melds(
 
 
 def classic_placements(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> list[Placement]:
     """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order.
 
     ``keys`` are :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
     """
-    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
+    runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
     melds = MELDS.values
     out: list[Placement] = []
     for group in runs:
@@ -96,10 +96,10 @@ def classic_placements(
 
 
 def classic_meld_numbers(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> list[int]:
     """The melds of :func:`classic_melds` by their numbers in :data:`MELDS`, in the same order."""
-    runs, sets = _groups(counts, rules, wild_avail, hand_keys(counts) if keys is None else keys)
+    runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
     out: list[int] = []
     for group in runs:
         out += group
@@ -109,7 +109,7 @@ def classic_meld_numbers(
 
 
 def classic_meld_of(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement, keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], placement: Placement, keys: list[int] | None = None
 ) -> Meld | None:
     """The meld of :func:`classic_melds` laid down as ``placement``, or ``None``: only that one is built.
 
@@ -125,15 +125,16 @@ def classic_meld_of(
     if keys is None:
         keys = hand_keys(counts)
     memos = _group_memos(minimum, wild_avail)
+    hand = _listed(counts)
     kind: type[Meld]
     if naturals[0] >> 2 == naturals[1] >> 2:
         rank = naturals[0] >> 2
         if rank not in set_ranks(rules):
             return None
-        kind, group = SetMeld, _group(memos, counts, wild_avail, minimum, rank + 4, keys[4 + rank])
+        kind, group = SetMeld, _group(memos, hand, wild_avail, minimum, rank + 4, keys[4 + rank])
     else:
         suit = naturals[0] & 3
-        kind, group = RunMeld, _group(memos, counts, wild_avail, minimum, suit, keys[suit])
+        kind, group = RunMeld, _group(memos, hand, wild_avail, minimum, suit, keys[suit])
     melds = MELDS.values
     for number in group:
         fields, placed = melds[number]
@@ -142,9 +143,7 @@ def classic_meld_of(
     return None
 
 
-def _groups(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int]
-) -> tuple[list[Group], list[Group]]:
+def _groups(counts: list[int], rules: Rules, wild_avail: list[int], keys: list[int]) -> tuple[list[Group], list[Group]]:
     """The runs of each suit and the sets of each rank that the hand can lay down (remembered).
 
     ``keys`` are the hand's keys (:func:`~.memo.hand_keys`): the part of the
@@ -167,7 +166,7 @@ def _groups(
 
 
 def _group(
-    memos: list[dict[int, Group]], counts: Sequence[int], wild_avail: list[int], minimum: int, tag: int, part: int
+    memos: list[dict[int, Group]], counts: list[int], wild_avail: list[int], minimum: int, tag: int, part: int
 ) -> Group:
     """The runs of suit ``tag`` (0..3) or the sets of rank ``tag - 4``, remembered by the ``part`` of the hand read."""
     memo = memos[tag]
@@ -213,7 +212,7 @@ def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum:
     return tuple(group)
 
 
-def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
+def _run_group(counts: list[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
     """Runs of ``suit`` found as spans of positions ``lo..hi`` with at most one missing natural."""
     nat = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
     if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
@@ -258,7 +257,7 @@ def _run_group(counts: Sequence[int], suit: int, wild_avail: list[int], minimum:
 
 
 def classic_adds(
-    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: list[int] | None = None
 ) -> list[AddOption]:
     """Every add onto a set or run under the one-wild limit (R13, R14); ``keys``: see :func:`classic_add_numbers`."""
     kind = type(meld)
@@ -269,7 +268,7 @@ def classic_adds(
 
 
 def classic_plain_adds(
-    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: list[int] | None = None
 ) -> list[PlainAdd]:
     """:func:`classic_adds` with each add's meld as its plain fields (see :func:`classic_add_numbers`)."""
     values = ADDS.values
@@ -277,7 +276,7 @@ def classic_plain_adds(
 
 
 def classic_add_numbers(
-    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: Sequence[int] | None = None
+    meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: list[int] | None = None
 ) -> tuple[int, ...]:
     """:func:`classic_adds` as remembered: the numbers of the adds in :data:`ADDS`.
 
@@ -287,6 +286,7 @@ def classic_add_numbers(
     the keys; the two kinds of key never meet.
     """
     part: int | tuple[int, ...]
+    counts = _listed(counts)
     if type(meld) is _RUN_MELD:
         suit, lo, hi, wilds = meld
         codes = POS_CODE[suit]
@@ -323,7 +323,7 @@ def classic_add_numbers(
 
 
 def _wild_two_ok(
-    counts: Sequence[int], two: int, lo: int, hi: int, m: int, natural_two_from_hand: bool, ace_movable: bool
+    counts: list[int], two: int, lo: int, hi: int, m: int, natural_two_from_hand: bool, ace_movable: bool
 ) -> bool:
     """May the run's own two be a wild at position ``m`` of the final run ``lo..hi``?
 
@@ -345,7 +345,7 @@ def _wild_two_ok(
     return max(naturals) - min(naturals) + 1 != len(naturals)
 
 
-def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> Iterator[PlainAdd]:
+def _set_adds(meld: SetMeld, counts: list[int], wild_avail: list[int]) -> Iterator[PlainAdd]:
     rank = meld.rank
     base = rank * 4
     have = (counts[base], counts[base + 1], counts[base + 2], counts[base + 3])
@@ -363,7 +363,7 @@ def _set_adds(meld: SetMeld, counts: Sequence[int], wild_avail: list[int]) -> It
             yield (*naturals, w), NO_SLOTS[len(naturals) + 1], None, (rank, merged, (w,))
 
 
-def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
+def _run_adds(run: RunMeld, counts: list[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
     """Adds to a run holding at most one wild, the classic limit (R13, R14)."""
     suit, lo, hi, wilds = run
     codes = POS_CODE[suit]
@@ -413,7 +413,7 @@ def _run_adds(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Ite
         yield from _adds_after_two_lands(run, counts, hand_wilds)
 
 
-def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
+def _adds_after_two_lands(run: RunMeld, counts: list[int], hand_wilds: list[int]) -> Iterator[PlainAdd]:
     """Adds where the run's wild two lands on rank 2 and a hand wild then joins.
 
     Once the displaced two is natural (R9) the run holds no wild, so a wild
@@ -438,7 +438,7 @@ def _adds_after_two_lands(run: RunMeld, counts: Sequence[int], hand_wilds: list[
             yield tuple(c for c, _ in placed), tuple(s for _, s in placed), "low", fields
 
 
-def _misses(cells: list[int], counts: Sequence[int], codes: Sequence[int]) -> list[list[int]]:
+def _misses(cells: list[int], counts: list[int], codes: tuple[int, ...]) -> list[list[int]]:
     """``out[k]``: the cells among the first ``k`` that the hand cannot fill (at most 2 kept)."""
     out: list[list[int]] = [[]]
     current: list[int] = []
@@ -487,5 +487,12 @@ def _run_option(
 
 
 _tuple_new: Final = tuple.__new__
+
+
+def _listed(counts: Sequence[int]) -> list[int]:
+    """The counts as a list, as a deal and a bot hold them: compiled, a list is read directly, a sequence not."""
+    return counts if isinstance(counts, list) else list(counts)
+
+
 #: Read once: compiled, a class from an interpreted definition is a dict lookup at every read.
 _RUN_MELD: Final = RunMeld

@@ -53,7 +53,7 @@ def melds_with(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> It
 
 
 def meld_placements(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> Iterable[Placement]:
     """The same melds as :func:`meld_options`, as the cards and slots of ``meld`` actions.
 
@@ -68,7 +68,7 @@ def meld_placements(
 
 
 def placed_melds(
-    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> Iterator[Placed]:
     """The melds of :func:`melds_with`, each with its placement: for a bot that weighs melds as actions."""
     if rules.simple_wilds:
@@ -98,7 +98,7 @@ def add_options(meld: Meld, counts: Sequence[int], rules: Rules, wilds_ok: bool 
 
 
 def adds_with(
-    meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: Sequence[int] | None = None
+    meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> Iterable[AddOption]:
     """:func:`add_options` with the hand's usable wilds worked out once (:func:`hand_wilds`).
 
@@ -113,7 +113,7 @@ def adds_with(
 
 def adds_under(
     rules: Rules,
-) -> Callable[[Meld, Sequence[int], list[int], Sequence[int] | None], Iterable[PlainAdd]]:
+) -> Callable[[Meld, Sequence[int], list[int], list[int] | None], Iterable[PlainAdd]]:
     """:func:`adds_with` for these rules as a function of ``(meld, counts, wild_avail, keys)``, dispatched once.
 
     Listing legal actions asks it of every team meld at every decision, and
@@ -126,7 +126,7 @@ def adds_under(
 
 
 def listed_meld(
-    cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules, keys: Sequence[int] | None = None
+    cards: Sequence[int], slots: Sequence[int], counts: Sequence[int], rules: Rules, keys: list[int] | None = None
 ) -> Meld | None:
     """The meld a ``meld`` action from the listing lays down, looked up in the hand's remembered lists.
 
@@ -147,7 +147,7 @@ def listed_add(
     end: str | None,
     counts: Sequence[int],
     rules: Rules,
-    keys: Sequence[int] | None = None,
+    keys: list[int] | None = None,
 ) -> Meld | None:
     """The meld an ``add`` action from the listing leaves, looked up like :func:`listed_meld`."""
     cards, slots = tuple(cards), tuple(slots)
