@@ -228,10 +228,9 @@ class Deal(DealState):
         opening = opening_check and self._opening_due()
         most = self.sizes[seat] - 2 if self.took_single < 0 and not opening else -1  # fewer cards need no check
         plays: list[Action] = []
-        keep = plays.append
         for action in self._plays():
             if len(action[1]) <= most or self._play_ok(action, opening):
-                keep(action)
+                plays.append(action)
         plays += self._discards(opening)
         return plays
 

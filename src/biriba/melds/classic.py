@@ -214,7 +214,7 @@ def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum:
 
 def _run_group(counts: list[int], suit: int, wild_avail: list[int], minimum: int) -> Group:
     """Runs of ``suit`` found as spans of positions ``lo..hi`` with at most one missing natural."""
-    nat = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
+    nat: list[int] = [0, *RUN_COUNTS[suit](counts), 0]  # copies in hand by position 0..15
     if 16 - nat.count(0) + (1 if wild_avail else 0) < minimum:
         return NO_GROUP  # too few cards of this suit for any run
     codes = RUN_CODES[suit]
