@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from biriba.deal import Deal
 from biriba.records import position_from_json, position_to_json
 from biriba.rules import PRESETS
-from biriba.state import Copy, DealState, PublicState
+from biriba.state import Copy, DealState, PublicState, copy_deal, copy_public
 from biriba.views import PlayerView
 from helpers import play, position
+
+
+def deal_fields(deal: Deal) -> dict[str, object]:
+    return {f.name: getattr(deal, f.name) for f in dataclasses.fields(DealState) if f.name != "rules"}
 
 
 def test_every_field_says_how_it_is_copied() -> None:
@@ -30,6 +36,34 @@ def test_a_clone_shares_nothing_that_play_changes() -> None:
         a, b = getattr(deal, field.name), getattr(copy, field.name)
         if field.metadata["copy"] is not Copy.SHARE and a is not None:
             assert a is not b, field.name
+
+
+@pytest.mark.parametrize("kind", ["clone", "view"])
+def test_the_written_out_copiers_copy_every_field_as_it_is_declared(kind: str) -> None:
+    """copy_deal and copy_public are written out for speed: each field must be copied as its metadata says."""
+    deal = Deal.shuffled(6)
+    for _ in range(40):
+        deal.apply(sorted(deal.legal_actions(), key=str)[-1])
+    cls, copier = (DealState, copy_deal) if kind == "clone" else (PublicState, copy_public)
+    target = Deal.from_fields(deal.rules, **deal_fields(deal)) if kind == "clone" else PlayerView()
+    for field in dataclasses.fields(cls):
+        object.__setattr__(target, field.name, Unset())  # a field the copier leaves out stays unset
+    copier(deal, target)  # type: ignore[type-var]
+    for field in dataclasses.fields(cls):
+        mine, theirs = getattr(deal, field.name), getattr(target, field.name)
+        assert not isinstance(theirs, Unset), f"{field.name} is not copied"
+        assert theirs == mine, field.name
+        how = field.metadata["copy"]
+        if how is Copy.SHARE:
+            assert theirs is mine, f"{field.name} is shared"
+        else:
+            assert theirs is not mine, f"{field.name} is a list of its own"
+            inner = [a is b for a, b in zip(theirs, mine)]
+            assert all(inner) if how is Copy.LIST else not any(inner), f"{field.name}'s items are copied as declared"
+
+
+class Unset:
+    """What a copier has not written."""
 
 
 def test_a_view_carries_every_public_field() -> None:

@@ -5,10 +5,11 @@ Every field of a deal in progress is declared here, in two dataclasses:
 :class:`DealState` adds what is hidden (the hands, the stock, the packets).
 Each field's metadata says how a copy treats it (shared, or a list copied one
 or two levels deep) and how a position writes and reads it in JSON.  From
-that one declaration come the copy a clone makes (:func:`copy_deal`), the
-snapshot a seat's view takes (:func:`copy_public`), and the position JSON
-(:func:`write_fields`, :func:`read_fields`).  Adding a field touches this
-file and the rule that uses it.
+that one declaration come the position JSON (:func:`write_fields`,
+:func:`read_fields`); the copy a clone makes (:func:`copy_deal`) and the
+snapshot a seat's view takes (:func:`copy_public`) are written out for
+speed, and ``tests/test_state.py`` holds them to the declaration.  Adding a
+field touches this file and the rule that uses it.
 
 The rules of play live in :class:`biriba.deal.Deal`, a subclass.
 """
@@ -20,7 +21,7 @@ import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import Action
 from .cards import KINDS, NAMES, SUITS, cards_of, counts_of, parse_card
@@ -211,35 +212,61 @@ class DealState(PublicState):
 
 
 # -------------------------------------------------------- derived helpers
+V = TypeVar("V", bound=PublicState)
+D = TypeVar("D", bound=DealState)
+
+
 def _fields(cls: type) -> Iterator[dataclasses.Field[Any]]:
     return iter(dataclasses.fields(cls))
 
 
-def _copier(cls: type, name: str, target: str) -> Callable[..., Any]:
-    """Compile ``name(source, new)``: copy every field of ``cls`` from ``source`` onto ``new``.
+def copy_public(source: PublicState, view: V) -> V:
+    """Copy every public field of a deal onto a view (:class:`biriba.views.PlayerView`), as each field declares.
 
-    Generated once from the declaration, like a dataclass's ``__init__``, so
-    that a clone costs one attribute store per field (search clones a lot).
+    Written out rather than made from the declaration, so that compiled it
+    is one store per field (search copies a lot); ``tests/test_state.py``
+    checks it against the declaration, field by field.
     """
-    lines = [f"def {name}(source, {target}):"]
-    for f in _fields(cls):
-        how = f.metadata["copy"]
-        value = f"source.{f.name}"
-        if how is Copy.LIST:
-            value += "[:]"
-        elif how is Copy.LISTS:
-            value = f"[x[:] for x in {value}]"
-        lines.append(f"    {target}.{f.name} = {value}")
-    lines.append(f"    return {target}")
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)
-    return namespace[name]  # type: ignore[no-any-return]
+    view.rules = source.rules
+    view.match_scores = source.match_scores
+    view.dealer = source.dealer
+    view.to_move = source.to_move
+    view.phase = source.phase
+    view.turn = source.turn
+    view.sizes = source.sizes[:]
+    view.melds = [x[:] for x in source.melds]
+    view.biribas = source.biribas[:]
+    view.discard = source.discard[:]
+    view.reserves = source.reserves[:]
+    view.took_single = source.took_single
+    view.passes = source.passes
+    view.ended_by = source.ended_by
+    view.closer = source.closer
+    view.trump = source.trump
+    view.laid_whole = source.laid_whole[:]
+    view.turn_melds = source.turn_melds
+    view.opening_value = source.opening_value
+    view.reserve_due = source.reserve_due
+    view.last_round = source.last_round
+    view.took_with_one = source.took_with_one
+    view.cut = source.cut
+    view.known = [x[:] for x in source.known]
+    view.cut_wilds = source.cut_wilds
+    return view
 
 
-copy_deal = _copier(DealState, "copy_deal", "new")
-"""Copy every field of a deal onto another (:meth:`biriba.deal.Deal.clone`)."""
-copy_public = _copier(PublicState, "copy_public", "view")
-"""Copy every public field of a deal onto a view (:class:`biriba.views.PlayerView`)."""
+def copy_deal(source: DealState, new: D) -> D:
+    """Copy every field of a deal onto another (:meth:`biriba.deal.Deal.clone`), as each field declares."""
+    copy_public(source, new)
+    new.hands = [x[:] for x in source.hands]
+    new.hand_keys = [x[:] for x in source.hand_keys]
+    new.stock = source.stock
+    new.packets = source.packets
+    new.reserve_packets = source.reserve_packets[:]
+    new.deck = source.deck
+    new.history = source.history[:]
+    new.max_turns = source.max_turns
+    return new
 
 
 @functools.cache
