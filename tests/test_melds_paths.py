@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from biriba.actions import Action
 from biriba.cards import counts_of, full_deck
 from biriba.deal import Deal
-from biriba.melds import listed_add, listed_meld, resolve_add, resolve_meld
+from biriba.melds import classic, listed_add, listed_meld, resolve_add, resolve_meld
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
-from biriba.melds.memo import MEMO_LIMIT, Memos, Numbered
+from biriba.melds.memo import MEMO_LIMIT, Memos, Numbered, hand_keys
 from biriba.melds.types import Meld
 from biriba.rules import CLASSIC, PRESETS, Rules
 
@@ -99,7 +99,6 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
 
     from biriba.bots import make_bot
     from biriba.deal import Deal
-    from biriba.melds import classic
 
     bot = make_bot("greedy", "memo")
     for n in range(4):
@@ -166,3 +165,20 @@ def test_a_listed_add_is_found_where_the_listing_found_it(name: str) -> None:
         assert found == resolved and type(found) is type(resolved), str(action)
         looked_up += 1
     assert looked_up > 0
+
+
+@given(
+    suit=st.integers(0, 3),
+    held=st.lists(st.integers(0, 2), min_size=13, max_size=13),
+    wilds=st.sets(st.sampled_from(CLASSIC.wild_kinds)),
+)
+def test_a_suit_the_quick_test_rules_out_has_no_run(suit: int, held: list[int], wilds: set[int]) -> None:
+    """The quick test before a suit's runs are looked up may let a suit through, but never turn away a run."""
+    counts = [0] * 53
+    for rank, n in enumerate(held):
+        counts[rank * 4 + suit] = n
+    for wild in wilds:
+        counts[wild] += 1
+    wild_avail = sorted(wilds)
+    if not classic._may_run(hand_keys(counts)[suit], bool(wild_avail)):
+        assert classic._run_group(counts, suit, wild_avail, 3) == ()

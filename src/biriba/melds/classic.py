@@ -154,7 +154,10 @@ def _groups(counts: list[int], rules: Rules, wild_avail: list[int], keys: list[i
     memos = _group_memos(minimum, wild_avail)
     runs: list[Group] = []
     for suit in range(4):
-        found = _group(memos, counts, wild_avail, minimum, suit, keys[suit])
+        key = keys[suit]
+        if minimum == 3 and not _may_run(key, len(wild_avail) > 0):
+            continue  # most suits, most turns: no pair of naturals near enough for a run
+        found = _group(memos, counts, wild_avail, minimum, suit, key)
         if found:
             runs.append(found)
     sets: list[Group] = []
@@ -163,6 +166,25 @@ def _groups(counts: list[int], rules: Rules, wild_avail: list[int], keys: list[i
         if RANK_TOTALS[key] >= least:
             sets.append(_group(memos, counts, wild_avail, minimum, rank + 4, key))
     return runs, sets
+
+
+#: In a suit's key shifted by :func:`_may_run`, a bit for each rank held, at the bottom of its four bits.
+_NIBBLE_BOTTOMS: Final = 0x1111111111111
+
+
+def _may_run(key: int, wild: bool) -> bool:
+    """Could a suit's naturals (its key, :func:`~.memo.hand_keys`) make a run of three?
+
+    Without a wild, only three neighbours can; with one, two naturals a
+    position or two apart.  The ace sits at both ends.  A quick test, no
+    more: a suit that passes is looked up (a wild two may not fill every cell).
+    """
+    held = key | (key >> 1)
+    held = (held | (held >> 2)) & _NIBBLE_BOTTOMS
+    held |= (held & 1) << 52  # the ace high, after the king
+    if wild:
+        return (held & (held >> 4) | held & (held >> 8)) != 0
+    return (held & (held >> 4) & (held >> 8)) != 0
 
 
 def _group(
