@@ -182,3 +182,12 @@ def test_a_suit_the_quick_test_rules_out_has_no_run(suit: int, held: list[int], 
     wild_avail = sorted(wilds)
     if not classic._may_run(hand_keys(counts)[suit], bool(wild_avail)):
         assert classic._run_group(counts, suit, wild_avail, 3) == ()
+
+
+@given(st.lists(st.integers(0, 15), min_size=53, max_size=53))
+def test_a_hands_keys_hold_each_suits_and_each_ranks_counts(counts: list[int]) -> None:
+    keys = hand_keys(counts)
+    for suit in range(4):
+        assert [(keys[suit] >> (4 * rank)) & 15 for rank in range(13)] == counts[suit:52:4]
+    for rank in range(13):
+        assert [(keys[4 + rank] >> (4 * suit)) & 15 for suit in range(4)] == counts[rank * 4 : rank * 4 + 4]

@@ -46,7 +46,7 @@ from .melds import (
     resolve_meld,
 )
 from .melds.classic import ADDS, MELDS, classic_add_numbers, classic_meld_numbers
-from .melds.memo import RANK_UNITS, SUIT_UNITS
+from .melds.memo import NATIVE, count_in
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -72,12 +72,6 @@ _DISCARDS: Final = DISCARDS
 _OUTCOME: Final = Outcome
 
 
-def _probe() -> None:
-    """A function whose type tells whether this module runs compiled."""
-
-
-#: Is this module compiled (``make fast``)?  A few hot loops are written one way for each.
-NATIVE: Final = not hasattr(_probe, "__code__")
 #: The deck that makes a :class:`Deal` with no fields set, for :meth:`Deal.clone` and :meth:`Deal.from_fields` to fill.
 _UNDEALT: Final[list[int]] = []
 
@@ -704,7 +698,7 @@ class Deal(DealState):
         card = self.stock[0]
         self.stock = self.stock[1:]
         self.hands[seat][card] += 1
-        _count(self.hand_keys[seat], card, 1)
+        count_in(self.hand_keys[seat], card, 1)
         self.sizes[seat] += 1
         self.phase = _PLAY
         if not self.stock and self.rules.stock_out is _STOCK_END:
@@ -735,7 +729,7 @@ class Deal(DealState):
     def _apply_discard(self, seat: int, action: Action) -> Outcome:
         card = action.cards[0]
         self.hands[seat][card] -= 1
-        _count(self.hand_keys[seat], card, -1)
+        count_in(self.hand_keys[seat], card, -1)
         if self.known[seat][card]:
             self.known[seat][card] -= 1
         self.sizes[seat] -= 1
@@ -769,7 +763,7 @@ class Deal(DealState):
         keys = self.hand_keys[seat]
         for c in action.cards:
             hand[c] -= 1
-            _count(keys, c, -1)
+            count_in(keys, c, -1)
             if known[c]:
                 known[c] -= 1
         self.sizes[seat] -= len(action.cards)
@@ -827,7 +821,7 @@ class Deal(DealState):
         keys = self.hand_keys[seat]
         for c in taken:
             hand[c] += 1
-            _count(keys, c, 1)
+            count_in(keys, c, 1)
             known[c] += 1  # everyone saw the pile go into this hand
         self.sizes[seat] += len(taken)
         self.discard = []
@@ -950,14 +944,6 @@ def _rebuild(cls: type[Deal], values: dict[str, Any]) -> Deal:
     for name, value in values.items():
         setattr(deal, name, value)
     return deal
-
-
-def _count(keys: list[int], card: int, n: int) -> None:
-    """Count ``n`` more of ``card`` in a hand's keys (:func:`~biriba.melds.hand_keys`); a joker is in none."""
-    if card < _JOKER:  # written out, not +=: compiled, an augmented item assignment is Python's generic addition
-        suit, rank = card & 3, 4 + (card >> 2)
-        keys[suit] = keys[suit] + n * SUIT_UNITS[card]
-        keys[rank] = keys[rank] + n * RANK_UNITS[card]
 
 
 def _outcome(

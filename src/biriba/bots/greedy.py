@@ -30,6 +30,7 @@ from ..melds import (
     meld_bonus,
     placed_melds,
 )
+from ..melds.memo import count_in
 from ..rules import ClosureBy, ReserveAccess, Rules
 from ..terms import Phase
 from ..views import PlayerView
@@ -230,6 +231,7 @@ class _Prices:
 def _plan(prices: _Prices, counts: list[int], melds: Sequence[Meld], steps: int = 5) -> float:
     """Points of the best few melds in a row from ``counts``, each one playable by R17/R18."""
     counts = counts[:]
+    keys = hand_keys(counts)  # kept as the plan's melds take cards, as a deal keeps its hands'
     melds = list(melds)
     total = 0.0
     view = prices.view
@@ -239,7 +241,7 @@ def _plan(prices: _Prices, counts: list[int], melds: Sequence[Meld], steps: int 
         best: tuple[float, int, Meld, tuple[int, ...]] | None = None
         size = sum(counts)
         biribas = sum(m.size >= size_of_biriba for m in melds)
-        for index, old, new, cards, _slots, _end in _plays(rules, counts, melds):
+        for index, old, new, cards, _slots, _end in _plays(rules, counts, melds, keys):
             left = size - len(cards)
             after = biribas + (new.size >= size_of_biriba and (old is None or old.size < size_of_biriba))
             if left < 2 and not _may_leave(view, left, after):
@@ -253,6 +255,7 @@ def _plan(prices: _Prices, counts: list[int], melds: Sequence[Meld], steps: int 
         total += gain
         for c in cards:
             counts[c] -= 1
+            count_in(keys, c, -1)
         if index < 0:
             melds.append(new)
         else:
@@ -311,10 +314,14 @@ def _options(view: PlayerView, counts: list[int], melds: Sequence[Meld]) -> Iter
         yield new(Action, ("meld" if index < 0 else "add", cards, slots, index, end)), old, meld
 
 
-def _plays(rules: Rules, counts: list[int], melds: Sequence[Meld]) -> Iterator[Play]:
-    """Every meld and add these cards allow onto ``melds``, in the legal list's order (see :data:`Play`)."""
+def _plays(rules: Rules, counts: list[int], melds: Sequence[Meld], keys: list[int] | None = None) -> Iterator[Play]:
+    """Every meld and add these cards allow onto ``melds``, in the legal list's order (see :data:`Play`).
+
+    ``keys``: :func:`~biriba.melds.hand_keys` of ``counts``, if the caller keeps them.
+    """
     wilds = hand_wilds(counts, rules)
-    keys = hand_keys(counts)
+    if keys is None:
+        keys = hand_keys(counts)
     for meld, (cards, slots) in placed_melds(counts, rules, wilds, keys):
         yield -1, None, meld, cards, slots, None
     for index, old in enumerate(melds):

@@ -283,8 +283,10 @@ def classic_adds(
 ) -> list[AddOption]:
     """Every add onto a set or run under the one-wild limit (R13, R14); ``keys``: see :func:`classic_add_numbers`."""
     kind = type(meld)
+    values = ADDS.values
     out: list[AddOption] = []
-    for cards, slots, end, fields in classic_plain_adds(meld, counts, wild_avail, keys):
+    for number in classic_add_numbers(meld, counts, wild_avail, keys):
+        cards, slots, end, fields = values[number]
         out.append(_tuple_new(AddOption, (cards, slots, end, _tuple_new(kind, fields))))
     return out
 
@@ -308,21 +310,21 @@ def classic_add_numbers(
     the keys; the two kinds of key never meet.
     """
     part: int | tuple[int, ...]
-    counts = _listed(counts)
+    hand = counts if isinstance(counts, list) else list(counts)  # compiled, a list is read directly
     if type(meld) is _RUN_MELD:
         suit, lo, hi, wilds = meld
         codes = POS_CODE[suit]
         if not (  # could anything in hand go onto it: a natural next to it or for its wild, or a wild?
-            (lo > 1 and counts[codes[lo - 1]])
-            or (hi < 14 and counts[codes[hi + 1]])
-            or (counts[codes[wilds[0][0]]] if wilds else wild_avail)
+            (lo > 1 and hand[codes[lo - 1]])
+            or (hi < 14 and hand[codes[hi + 1]])
+            or (hand[codes[wilds[0][0]]] if wilds else wild_avail)
         ):
             return ()  # most melds, most turns
-        part = SUIT_COUNTS[suit](counts) if keys is None else keys[suit]
+        part = SUIT_COUNTS[suit](hand) if keys is None else keys[suit]
     elif isinstance(meld, SetMeld):
         rank = meld[0]
         if keys is None:
-            have: tuple[int, ...] = RANK_COUNTS[rank](counts)
+            have: tuple[int, ...] = RANK_COUNTS[rank](hand)
             part, held = have, any(have)
         else:
             part = keys[4 + rank]
@@ -334,7 +336,7 @@ def classic_add_numbers(
     key = (meld, tuple(wild_avail), part)
     found = _ADDS.get(key)
     if found is None:
-        adds = _run_adds(meld, counts, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, counts, wild_avail)
+        adds = _run_adds(meld, hand, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, hand, wild_avail)
         numbers = ADDS.numbers
         group: list[int] = []
         for add in adds:

@@ -9,6 +9,7 @@ their lists on exactly those (see :mod:`.classic` and :mod:`.general`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Final, Generic, TypeVar
 
@@ -24,6 +25,14 @@ RANK_COUNTS: Final = tuple(itemgetter(*range(rank * 4, rank * 4 + 4)) for rank i
 MEMO_LIMIT: Final = 100_000
 
 
+def _probe() -> None:
+    """A function whose type tells whether the engine runs compiled."""
+
+
+#: Is the engine compiled (``make fast``)?  A few hot loops are written one way for each: a compiled loop
+#: is quicker than ``compress`` and its kind, which are quicker interpreted.
+NATIVE: Final = not hasattr(_probe, "__code__")
+_NATURALS: Final = range(52)
 #: Bits a card kind takes in a hand's keys: room for 15 copies (the rules allow at most 15 packs).
 KEY_BITS: Final = 4
 #: A hand's keys: each suit's naturals, the part its runs read, then each rank's cards, the part its sets read.
@@ -45,12 +54,21 @@ def hand_keys(counts: Sequence[int]) -> list[int]:
     cards move (:attr:`biriba.state.DealState.hand_keys`).
     """
     keys = [0] * HAND_KEYS
-    for code in range(52):
+    held = _NATURALS if NATIVE else compress(_NATURALS, counts)  # interpreted, only the kinds held
+    for code in held:
         n = counts[code]
         if n:
             keys[code & 3] += n * SUIT_UNITS[code]
             keys[4 + (code >> 2)] += n * RANK_UNITS[code]
     return keys
+
+
+def count_in(keys: list[int], card: int, n: int) -> None:
+    """Count ``n`` more of ``card`` in a hand's keys (:func:`hand_keys`), as a deal does when cards move."""
+    if card < 52:  # a natural: the joker (52) is in no key
+        suit, rank = card & 3, 4 + (card >> 2)  # written out, not +=: compiled, that is Python's generic addition
+        keys[suit] = keys[suit] + n * SUIT_UNITS[card]
+        keys[rank] = keys[rank] + n * RANK_UNITS[card]
 
 
 class Memos:
