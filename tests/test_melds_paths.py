@@ -191,3 +191,27 @@ def test_a_hands_keys_hold_each_suits_and_each_ranks_counts(counts: list[int]) -
         assert [(keys[suit] >> (4 * rank)) & 15 for rank in range(13)] == counts[suit:52:4]
     for rank in range(13):
         assert [(keys[4 + rank] >> (4 * suit)) & 15 for suit in range(4)] == counts[rank * 4 : rank * 4 + 4]
+
+
+def test_bots_thinking_in_threads_list_what_one_thread_lists() -> None:
+    """The tables of melds and adds are shared: deals played in threads list the same actions as played alone."""
+    import threading
+
+    def digests(start: int) -> list[str]:
+        out = []
+        for n in range(start, start + 3):
+            deal = Deal.shuffled(f"threads/{n}", max_turns=80)
+            rng = random.Random(n)
+            while not deal.is_over:
+                legal = list(deal.legal_actions())
+                out.append(" ".join(map(str, legal)))
+                deal.apply(rng.choice(legal), check=False)
+        return out
+
+    found: dict[int, list[str]] = {}
+    threads = [threading.Thread(target=lambda s=s: found.__setitem__(s, digests(s))) for s in range(0, 12, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(found[s] == digests(s) for s in range(0, 12, 3))

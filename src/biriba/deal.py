@@ -22,6 +22,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
+from threading import Lock
 from typing import Any, Final
 
 from .actions import DISCARDS, DRAW, PASS, TAKE, Action
@@ -897,12 +898,19 @@ class Deal(DealState):
 _MELD_ACTIONS: Final[list[Action]] = []
 #: For each team meld's place on the table, the ``add`` action of each add in :data:`~biriba.melds.classic.ADDS`.
 _ADD_ACTIONS: Final[list[dict[int, Action]]] = []
+_MAKING: Final = Lock()
 
 
 def _make_meld_actions() -> None:
-    """The actions of the melds numbered since the last call (the table of melds only grows)."""
-    for _fields, (cards, slots) in MELDS.values[len(_MELD_ACTIONS) :]:
-        _MELD_ACTIONS.append(_tuple_new(Action, ("meld", cards, slots, -1, None)))
+    """The actions of the melds numbered since the last call (the table of melds only grows).
+
+    Under a lock: bots think in threads at a web table, and the list must stay in step with the table.
+    """
+    with _MAKING:
+        melds = MELDS.values
+        for number in range(len(_MELD_ACTIONS), len(melds)):
+            _fields, (cards, slots) = melds[number]
+            _MELD_ACTIONS.append(_tuple_new(Action, ("meld", cards, slots, -1, None)))
 
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.

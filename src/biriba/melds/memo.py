@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 from operator import itemgetter
+from threading import Lock
 from typing import Any, Final, Generic, TypeVar
 
 from .types import RUN_CODES
@@ -104,17 +105,25 @@ class Numbered(Generic[T]):
     are bounded by the cards (every run, set and add there can be).
     """
 
-    __slots__ = ("numbers", "values")
+    __slots__ = ("_lock", "numbers", "values")
 
     def __init__(self) -> None:
         self.values: list[T] = []
         self.numbers: dict[Any, int] = {}
+        self._lock = Lock()
 
     def add(self, key: object, value: T) -> int:
-        """Number ``value``, known by ``key``: look the key up in :attr:`numbers` first."""
-        number = self.numbers[key] = len(self.values)
-        self.values.append(value)
-        return number
+        """Number ``value``, known by ``key``: look the key up in :attr:`numbers` first.
+
+        Bots think in threads at a web table: the number is given under a
+        lock, and published only once its value is in :attr:`values`.
+        """
+        with self._lock:
+            number = self.numbers.get(key)
+            if number is None:
+                self.values.append(value)
+                number = self.numbers[key] = len(self.values) - 1
+            return number
 
 
 def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:
