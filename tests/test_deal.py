@@ -428,6 +428,14 @@ def test_a_deal_pickled_or_deep_copied_is_an_equal_and_independent_deal() -> Non
         assert twin.hands[0] is not deal.hands[0] and deal.legal_actions().count() == before
 
 
+def test_a_deal_pickled_before_it_kept_the_hands_keys_makes_them_again() -> None:
+    deal = Deal.shuffled(seed=6)
+    rebuild, (cls, values) = deal.__reduce__()
+    del values["hand_keys"]
+    old = rebuild(cls, values)
+    assert old.hand_keys == deal.hand_keys and list(old.legal_actions()) == list(deal.legal_actions())
+
+
 def test_an_empty_deck_is_refused_and_not_taken_for_the_blank_deal_of_a_clone() -> None:
     with pytest.raises(InvalidPositionError, match="R2"):
         Deal([])

@@ -107,7 +107,7 @@ def test_the_remembered_lists_hold_nothing_the_garbage_collector_must_watch() ->
             legal = list(deal.legal_actions())
             deal.apply(bot.choose(deal.view_for(deal.to_move), legal) if n % 2 else random.Random(n).choice(legal))
     groups = [memo for memos in classic._GROUPS.tables.values() for memo in memos]
-    tables = (classic.MELDS, classic.ADDS)
+    tables = (classic.MELD_TABLE, classic.ADD_TABLE)
     memos = (*groups, classic._ADDS, *(t.numbers for t in tables), bot._worths.found, bot._fits.found)  # type: ignore[attr-defined]
     assert all((groups, classic._ADDS, bot._worths.found, bot._fits.found))  # type: ignore[attr-defined]
     assert all(isinstance(n, int) for memo in (*groups, classic._ADDS) for group in memo.values() for n in group)

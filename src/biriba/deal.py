@@ -46,7 +46,7 @@ from .melds import (
     resolve_add,
     resolve_meld,
 )
-from .melds.classic import ADDS, MELDS, classic_add_numbers, classic_meld_numbers
+from .melds.classic import ADD_TABLE, MELD_TABLE, classic_add_numbers, classic_meld_numbers
 from .melds.memo import NATIVE, count_in
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
@@ -244,12 +244,12 @@ class Deal(DealState):
                 if number >= len(made):
                     _make_meld_actions()
                 yield made[number]
-            listed = ADDS.values
+            listed = ADD_TABLE.values
             for index, meld in enumerate(self.melds[team]):
                 numbers = classic_add_numbers(meld, counts, wild_avail, keys)
                 if not numbers:
                     continue
-                while index >= len(_ADD_ACTIONS):
+                while index >= len(_ADD_ACTIONS):  # no lock: a race adds a spare dict for a later place
                     _ADD_ACTIONS.append({})
                 made_adds = _ADD_ACTIONS[index]
                 for number in numbers:
@@ -834,10 +834,10 @@ class Deal(DealState):
     def _pick_up_reserve(self, seat: int, active: bool) -> tuple[int, ...]:
         packet = self.packets[0]
         self.packets = self.packets[1:]
-        hand = self.hands[seat]
+        hand, keys = self.hands[seat], self.hand_keys[seat]
         for c in packet:
             hand[c] += 1
-        self.hand_keys[seat] = hand_keys(hand)
+            count_in(keys, c, 1)
         self.sizes[seat] += len(packet)
         team = self.rules.team_of[seat]
         self.reserves[team] = Reserve(seat, active)
@@ -894,9 +894,9 @@ class Deal(DealState):
             raise InvalidPositionError("a hand's keys do not match its cards")
 
 
-#: The ``meld`` action of each meld in :data:`~biriba.melds.classic.MELDS`, by its number, made once.
+#: The ``meld`` action of each meld in :data:`~biriba.melds.classic.MELD_TABLE`, by its number, made once.
 _MELD_ACTIONS: Final[list[Action]] = []
-#: For each team meld's place on the table, the ``add`` action of each add in :data:`~biriba.melds.classic.ADDS`.
+#: For each team meld's place on the table, the ``add`` action of each add in :data:`~biriba.melds.classic.ADD_TABLE`.
 _ADD_ACTIONS: Final[list[dict[int, Action]]] = []
 _MAKING: Final = Lock()
 
@@ -907,7 +907,7 @@ def _make_meld_actions() -> None:
     Under a lock: bots think in threads at a web table, and the list must stay in step with the table.
     """
     with _MAKING:
-        melds = MELDS.values
+        melds = MELD_TABLE.values
         for number in range(len(_MELD_ACTIONS), len(melds)):
             _fields, (cards, slots) = melds[number]
             _MELD_ACTIONS.append(_tuple_new(Action, ("meld", cards, slots, -1, None)))
@@ -951,6 +951,8 @@ def _rebuild(cls: type[Deal], values: dict[str, Any]) -> Deal:
     deal = cls(_UNDEALT)
     for name, value in values.items():
         setattr(deal, name, value)
+    if "hand_keys" not in values:  # pickled before the deal kept them
+        deal.hand_keys = [hand_keys(h) for h in deal.hands]
     return deal
 
 

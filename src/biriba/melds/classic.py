@@ -44,16 +44,25 @@ from .types import (
 
 #: A meld with its placement.
 Placed = tuple[Meld, Placement]
+_tuple_new: Final = tuple.__new__
+#: Read once: compiled, a class from an interpreted definition is a dict lookup at every read.
+_RUN_MELD: Final = RunMeld
+_SET_MELD: Final = SetMeld
 #: Every meld listed so far, by number: its fields and its placement.  Groups hold their numbers.
-MELDS: Final[Numbered[tuple[Fields, Placement]]] = Numbered()
+MELD_TABLE: Final[Numbered[tuple[Fields, Placement]]] = Numbered()
 #: Every add listed so far, by number.  The remembered adds hold their numbers.
-ADDS: Final[Numbered[PlainAdd]] = Numbered()
+ADD_TABLE: Final[Numbered[PlainAdd]] = Numbered()
 #: The remembered groups: for each shortest meld and list of usable wilds, a dict for each
 #: suit's runs (0..3) and rank's sets (4..16), keyed by the part of the hand they read.
 _GROUPS: Final = Memos()
 _ADDS: Final[dict[tuple[object, ...], tuple[int, ...]]] = {}
 #: The group of a suit or rank that gives no meld.
 NO_GROUP: Final[Group] = ()
+
+
+def _listed(counts: Sequence[int]) -> list[int]:
+    """The counts as a list, as a deal and a bot hold them: compiled, a list is read directly, a sequence not."""
+    return counts if isinstance(counts, list) else list(counts)
 
 
 def classic_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
@@ -66,39 +75,30 @@ def classic_placed_melds(
     counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> Iterator[Placed]:
     """The melds of :func:`classic_melds`, each with its placement (the cards and slots of its action)."""
-    runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
-    kinds: list[tuple[type[Meld], list[Group]]] = [(RunMeld, runs), (SetMeld, sets)]
-    melds = MELDS.values
-    for kind, groups in kinds:
-        for group in groups:
-            for number in group:
-                fields, placed = melds[number]
-                yield _tuple_new(kind, fields), placed
+    melds = MELD_TABLE.values
+    kind: type[Meld]
+    for number in classic_meld_numbers(counts, rules, wild_avail, keys):
+        fields, placed = melds[number]
+        kind = _RUN_MELD if len(fields) == 4 else _SET_MELD  # a run has four fields, a set three
+        yield _tuple_new(kind, fields), placed
 
 
 def classic_placements(
     counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> list[Placement]:
-    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order.
-
-    ``keys`` are :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
-    """
-    runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
-    melds = MELDS.values
-    out: list[Placement] = []
-    for group in runs:
-        for number in group:
-            out.append(melds[number][1])
-    for group in sets:
-        for number in group:
-            out.append(melds[number][1])
-    return out
+    """The melds of :func:`classic_melds` as the cards and slots of ``meld`` actions, in the same order."""
+    melds = MELD_TABLE.values
+    return [melds[number][1] for number in classic_meld_numbers(counts, rules, wild_avail, keys)]
 
 
 def classic_meld_numbers(
     counts: Sequence[int], rules: Rules, wild_avail: list[int], keys: list[int] | None = None
 ) -> list[int]:
-    """The melds of :func:`classic_melds` by their numbers in :data:`MELDS`, in the same order."""
+    """The melds of :func:`classic_melds` by number in :data:`MELD_TABLE`: each suit's runs, then each rank's sets.
+
+    The one place that fixes the order of the listed melds.  ``keys`` are
+    :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
+    """
     runs, sets = _groups(_listed(counts), rules, wild_avail, hand_keys(counts) if keys is None else keys)
     out: list[int] = []
     for group in runs:
@@ -135,7 +135,7 @@ def classic_meld_of(
     else:
         suit = naturals[0] & 3
         kind, group = RunMeld, _group(memos, hand, wild_avail, minimum, suit, keys[suit])
-    melds = MELDS.values
+    melds = MELD_TABLE.values
     for number in group:
         fields, placed = melds[number]
         if placed == placement:
@@ -217,19 +217,19 @@ RUN_COUNTS: Final = tuple(itemgetter(*RUN_CODES[suit]) for suit in range(4))
 
 def _set_group(rank: int, have: tuple[int, ...], wild_avail: list[int], minimum: int) -> Group:
     group: list[int] = []
-    numbers = MELDS.numbers
+    numbers = MELD_TABLE.numbers
     for naturals in naturals_of(rank * 4, have):
         n = len(naturals)
         if n >= minimum:
             fields: Fields = (rank, naturals, ())
             number = numbers.get(fields)
-            group.append(MELDS.add(fields, (fields, (naturals, NO_SLOTS[n]))) if number is None else number)
+            group.append(MELD_TABLE.add(fields, (fields, (naturals, NO_SLOTS[n]))) if number is None else number)
         if n >= minimum - 1:
             for w in wild_avail:
                 fields = (rank, naturals, (w,))
                 number = numbers.get(fields)
                 if number is None:
-                    number = MELDS.add(fields, (fields, ((*naturals, w), NO_SLOTS[n + 1])))
+                    number = MELD_TABLE.add(fields, (fields, ((*naturals, w), NO_SLOTS[n + 1])))
                 group.append(number)
     return tuple(group)
 
@@ -241,7 +241,7 @@ def _run_group(counts: list[int], suit: int, wild_avail: list[int], minimum: int
         return NO_GROUP  # too few cards of this suit for any run
     codes = RUN_CODES[suit]
     group: list[int] = []
-    numbers = MELDS.numbers  # a run is known by an integer: its suit, ends, and wild's cell and card
+    numbers = MELD_TABLE.numbers  # a run is known by an integer: its suit, ends, and wild's cell and card
     two = 4 + suit
     for lo in range(1, 16 - minimum):
         if not nat[lo] and not (wild_avail and nat[lo + 1]):
@@ -258,7 +258,7 @@ def _run_group(counts: list[int], suit: int, wild_avail: list[int], minimum: int
                 key = suit | lo << 2 | hi << 6
                 number = numbers.get(key)
                 if number is None:
-                    number = MELDS.add(key, ((suit, lo, hi, ()), (codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1])))
+                    number = MELD_TABLE.add(key, ((suit, lo, hi, ()), (codes[lo - 1 : hi], NO_SLOTS[hi - lo + 1])))
                 group.append(number)
                 cells: Sequence[int] = range(lo, hi + 1)
             else:
@@ -273,7 +273,7 @@ def _run_group(counts: list[int], suit: int, wild_avail: list[int], minimum: int
                         cards = list(codes[lo - 1 : hi])
                         cards[m - lo] = w
                         placed = (tuple(cards), one_slot(hi - lo + 1, m - lo, codes[m - 1]))
-                        number = MELDS.add(key, ((suit, lo, hi, ((m, w),)), placed))
+                        number = MELD_TABLE.add(key, ((suit, lo, hi, ((m, w),)), placed))
                     group.append(number)
     return tuple(group)
 
@@ -283,7 +283,7 @@ def classic_adds(
 ) -> list[AddOption]:
     """Every add onto a set or run under the one-wild limit (R13, R14); ``keys``: see :func:`classic_add_numbers`."""
     kind = type(meld)
-    values = ADDS.values
+    values = ADD_TABLE.values
     out: list[AddOption] = []
     for number in classic_add_numbers(meld, counts, wild_avail, keys):
         cards, slots, end, fields = values[number]
@@ -295,14 +295,14 @@ def classic_plain_adds(
     meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: list[int] | None = None
 ) -> list[PlainAdd]:
     """:func:`classic_adds` with each add's meld as its plain fields (see :func:`classic_add_numbers`)."""
-    values = ADDS.values
+    values = ADD_TABLE.values
     return [values[number] for number in classic_add_numbers(meld, counts, wild_avail, keys)]
 
 
 def classic_add_numbers(
     meld: Meld, counts: Sequence[int], wild_avail: list[int], keys: list[int] | None = None
 ) -> tuple[int, ...]:
-    """:func:`classic_adds` as remembered: the numbers of the adds in :data:`ADDS`.
+    """:func:`classic_adds` as remembered: the numbers of the adds in :data:`ADD_TABLE`.
 
     ``keys`` are :func:`~.memo.hand_keys` of ``counts``, if the caller has
     them: the listing does.  A caller without them (a bot asking about a card
@@ -310,7 +310,7 @@ def classic_add_numbers(
     the keys; the two kinds of key never meet.
     """
     part: int | tuple[int, ...]
-    hand = counts if isinstance(counts, list) else list(counts)  # compiled, a list is read directly
+    hand = _listed(counts)
     if type(meld) is _RUN_MELD:
         suit, lo, hi, wilds = meld
         codes = POS_CODE[suit]
@@ -337,11 +337,11 @@ def classic_add_numbers(
     found = _ADDS.get(key)
     if found is None:
         adds = _run_adds(meld, hand, wild_avail) if isinstance(meld, RunMeld) else _set_adds(meld, hand, wild_avail)
-        numbers = ADDS.numbers
+        numbers = ADD_TABLE.numbers
         group: list[int] = []
         for add in adds:
             number = numbers.get(add)
-            group.append(ADDS.add(add, add) if number is None else number)
+            group.append(ADD_TABLE.add(add, add) if number is None else number)
         found = remember(_ADDS, (tuple(meld), key[1], part), tuple(group))  # equal to ``key``: a lookup finds it
     return found
 
@@ -508,15 +508,3 @@ def _run_option(
     if L == 2 and H == 14:
         fields = tuple(normalize_run(RunMeld(suit, L, H, wilds)))
     return tuple(naturals), slots, end, fields
-
-
-_tuple_new: Final = tuple.__new__
-
-
-def _listed(counts: Sequence[int]) -> list[int]:
-    """The counts as a list, as a deal and a bot hold them: compiled, a list is read directly, a sequence not."""
-    return counts if isinstance(counts, list) else list(counts)
-
-
-#: Read once: compiled, a class from an interpreted definition is a dict lookup at every read.
-_RUN_MELD: Final = RunMeld

@@ -101,8 +101,11 @@ class Numbered(Generic[T]):
     looks at it, but never one that holds tuples it still watches, and it
     walks every watched tuple at each full collection: remembered lists of
     melds made those collections the slowest moments of a search, and
-    making each list's melds anew was most of a miss's cost.  The values
-    are bounded by the cards (every run, set and add there can be).
+    making each list's melds anew was most of a miss's cost.
+
+    A table is never cleared (a listing in progress holds numbers): it grows
+    to the melds and adds play has met, at most every one the cards allow
+    (after 3,000 random classic deals some 75,000 adds).
     """
 
     __slots__ = ("_lock", "numbers", "values")

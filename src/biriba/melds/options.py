@@ -132,8 +132,8 @@ def listed_meld(
 
     ``None`` when the action is not among them as written, or for rules
     without the fast lists: then :func:`resolve_meld` decides.  Playing a
-    listed action this way skips enumerating its cards again.  ``hand``:
-    ``keys``: :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
+    listed action this way skips enumerating its cards again.  ``keys``:
+    :func:`~.memo.hand_keys` of ``counts``, if the caller has them.
     """
     if not rules.simple_wilds:
         return None
