@@ -59,8 +59,9 @@ def hand_keys(counts: Sequence[int]) -> list[int]:
     for code in held:
         n = counts[code]
         if n:
-            keys[code & 3] += n * SUIT_UNITS[code]
-            keys[4 + (code >> 2)] += n * RANK_UNITS[code]
+            suit, rank = code & 3, 4 + (code >> 2)  # written out, as in count_in
+            keys[suit] = keys[suit] + n * SUIT_UNITS[code]
+            keys[rank] = keys[rank] + n * RANK_UNITS[code]
     return keys
 
 
