@@ -59,9 +59,7 @@ def hand_keys(counts: Sequence[int]) -> list[int]:
     for code in held:
         n = counts[code]
         if n:
-            suit, rank = code & 3, 4 + (code >> 2)  # written out, as in count_in
-            keys[suit] = keys[suit] + n * SUIT_UNITS[code]
-            keys[rank] = keys[rank] + n * RANK_UNITS[code]
+            count_in(keys, code, n)
     return keys
 
 
