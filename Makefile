@@ -1,56 +1,70 @@
-# The two commands of the quick start: `make play` and `make test`.
-# Each sets up its own virtual environment in .venv from a fresh clone.
+# The commands of the quick start: `make play`, `make serve` and `make test`.
+# Each sets up the virtual environment .venv from a fresh clone, with what it needs and no more:
+# play the package alone (the engine, the bots, the command line and the terminal game), serve
+# adds the web extra, test every extra the tests and linters use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+PLAY := $(VENV)/.installed-play
+SERVE := $(VENV)/.installed-serve
+ALL := $(VENV)/.installed-all
 
 .PHONY: play serve test test-long lint bench bench-serve fast pure venv clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,lint,ray]'
-	touch $(STAMP)
 
-venv: $(STAMP)
+$(PLAY): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
 
-play: $(STAMP)
+$(SERVE): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[web]'
+	touch $@ $(PLAY)
+
+$(ALL): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[web,test,lint,ray]'
+	touch $@ $(SERVE) $(PLAY)
+
+venv: $(ALL)
+
+play: $(PLAY)
 	$(BIN)/biriba play $(ARGS)
 
 # The web game: http://localhost:8000/ (ARGS="--host 0.0.0.0" to let other machines join).
-serve: $(STAMP)
+serve: $(SERVE)
 	$(BIN)/biriba serve $(ARGS)
 
-test: $(STAMP)
+# --dist loadgroup: the tests of the installed package share one built wheel on one worker.
+test: $(ALL)
 	$(BIN)/ruff check src tests benchmarks conftest.py
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 # Soak runs: ten times the random deals of the property tests (half an hour or more).
-test-long: $(STAMP)
+test-long: $(ALL)
 	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py
 
-lint: $(STAMP)
+lint: $(ALL)
 	$(BIN)/ruff check src tests benchmarks conftest.py
 	$(BIN)/ruff format --check src tests benchmarks conftest.py
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(PLAY)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/bench.py $(ARGS)
 
 # The web game under load: N four-seat tables of WebSocket clients, SQLite and PostgreSQL.
-bench-serve: $(STAMP)
+bench-serve: $(ALL)
 	$(BIN)/python benchmarks/bench_serve.py $(ARGS)
 
 # The compiled engine (optional): the hottest modules as C extensions by mypyc, for faster search.
 # Needs a C compiler and Python's headers; `make pure` goes back to pure Python.
-fast: $(STAMP)
+fast: $(PLAY)
 	$(BIN)/pip install --quiet -e '.[fast]'
 	$(BIN)/python src/biriba/compiled.py build
 
-pure: $(STAMP)
+pure: $(PLAY)
 	$(BIN)/python src/biriba/compiled.py remove
 
 clean:

@@ -1,16 +1,37 @@
-"""Shared fixtures: a fresh PostgreSQL database on the machine's server (127.0.0.1:5432, trust auth)."""
+"""Shared fixtures and hooks: the services some tests need, and a fresh PostgreSQL database for each storage test."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from collections.abc import Iterator
 
 import pytest
 
-#: The PostgreSQL server the storage tests use (CI starts it when it is down).
-POSTGRES = os.environ.get("BIRIBA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+from services import POSTGRES, left_out, require
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs(service): skip the test where the service is missing (services.py)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in item.iter_markers("needs"):
+        require(*marker.args)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """End the run with what it left out for want of a service, and how to get each."""
+    reasons = []
+    for report in terminalreporter.stats.get("skipped", []):
+        if isinstance(report.longrepr, tuple):
+            reasons.append(report.longrepr[2].removeprefix("Skipped: "))
+    lines = left_out(reasons)
+    if lines:
+        terminalreporter.section("left out: a service is missing")
+        for line in lines:
+            terminalreporter.line(line)
 
 
 async def _admin(sql: str) -> None:
@@ -26,6 +47,7 @@ async def _admin(sql: str) -> None:
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A database of its own for one test, dropped afterwards."""
+    require("postgresql")
     name = f"biriba_test_{secrets.token_hex(4)}"
     asyncio.run(_admin(f"CREATE DATABASE {name}"))
     try:

@@ -57,12 +57,13 @@ def running_server(db: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def server_process(
-    db: str, port: int | None = None, env: dict[str, str] | None = None
+    db: str, port: int | None = None, env: dict[str, str] | None = None, biriba: str = BIRIBA
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``biriba serve`` as a process of its own; yields its URL and the process (to kill)."""
+    """``biriba serve`` (of this venv, or the ``biriba`` given) as a process of its own; yields its URL and the
+    process (to kill)."""
     port = port or free_port()
     process = subprocess.Popen(
-        [BIRIBA, "serve", "--port", str(port), "--db", db],
+        [biriba, "serve", "--port", str(port), "--db", db],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=dict(os.environ, **(env or {})),

@@ -8,12 +8,10 @@ refused at import.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -64,22 +62,12 @@ print(digest.hexdigest())
 """
 
 
-def _can_compile() -> bool:
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    tools = all(importlib.util.find_spec(name) is not None for name in ("mypyc", "setuptools"))
-    return shutil.which(compiler) is not None and headers.exists() and tools
-
-
 def _run(src: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"PYTHONPATH": str(src)}
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=src, timeout=600)
 
 
-CANNOT = "no C compiler, Python headers, mypyc or setuptools: `make fast` cannot build here"
-
-
-@pytest.mark.skipif(not _can_compile(), reason=CANNOT)
+@pytest.mark.needs("compiler")
 def test_the_compiled_engine_plays_as_the_pure_one_and_a_build_unlike_its_source_is_refused(tmp_path: Path) -> None:
     src = tmp_path / "src"
     skip = shutil.ignore_patterns("*.so", ".compiled.json", "__pycache__")

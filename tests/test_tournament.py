@@ -28,6 +28,7 @@ def test_results_are_the_same_with_one_or_two_processes() -> None:
     assert summarize(spec, alone) == summarize(spec, shared)
 
 
+@pytest.mark.needs("ray")
 def test_results_are_the_same_on_a_local_ray_cluster() -> None:
     spec = Spec("greedy", "random", seed="ray")
     assert [p.games for p in play_pairs(spec, 3, ray_address="local")] == [p.games for p in play_pairs(spec, 3)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,18 +23,19 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from serverkit import create_table, running_server
 from test_server import check_nothing_hidden
 
-CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]  # fmt: skip
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1440, "height": 900}
 
+pytestmark = pytest.mark.needs("chromium")
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
         yield browser
         browser.close()
 

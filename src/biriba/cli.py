@@ -10,9 +10,11 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``biriba rules | head``)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _require_extra(extra: str, command: str) -> None:
+    """Refuse a command whose extra of the package is not installed, saying how to install it."""
+    try:
+        requirements = metadata.requires("biriba") or []
+    except metadata.PackageNotFoundError:  # run from the source without being installed
+        return
+    missing = []
+    for requirement in requirements:
+        name, _, marker = requirement.partition(";")
+        if re.search(rf"extra\s*==\s*['\"]{extra}['\"]", marker):
+            distribution = re.split(r"[\s\[<>=!~;]", name.strip(), maxsplit=1)[0]
+            try:
+                metadata.version(distribution)
+            except metadata.PackageNotFoundError:
+                missing.append(distribution)
+    if missing:
+        raise Misuse(
+            f"{command} needs biriba's {extra} extra ({', '.join(missing)} not installed): "
+            f"pip install 'biriba[{extra}]'"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -344,6 +368,8 @@ def _tournament(args: argparse.Namespace) -> int:
             raise Misuse(f"{kind}: a bot's settings: {exc}") from None
     if args.deals < 2 or args.jobs < 1:
         raise Misuse("--deals is at least 2 and --jobs at least 1")
+    if args.ray is not None:
+        _require_extra("ray", "biriba tournament --ray")
     rules = _rules_arg(args.rules, args.set)
     if len(rules.teams) < 2:
         raise Misuse("a tournament needs two teams or more")
@@ -422,6 +448,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    _require_extra("web", "biriba serve")
     import uvicorn
 
     from .server import create_app

@@ -1,0 +1,110 @@
+"""What some tests need of the machine beyond the Python packages, and how to get it.
+
+A test that needs PostgreSQL, Chromium, Ray or a C compiler says so with
+``@pytest.mark.needs("postgresql")`` (or calls :func:`require`).  Where the
+service is missing the test is skipped with a one-line reason, and the run
+ends with a list of what was left out and how to get it.  Under CI
+(``CI=true``) such a skip fails instead: where everything can be installed,
+nothing may be left out without a word.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import sysconfig
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+#: The PostgreSQL server of the storage tests (CI starts it when it is down).
+POSTGRES = os.environ.get("BIRIBA_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+
+
+def _postgresql() -> str | None:
+    address = urlsplit(POSTGRES)
+    host, port = address.hostname or "127.0.0.1", address.port or 5432
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+    except OSError as exc:
+        return f"nothing answers at {host}:{port} ({exc.strerror or exc})"
+    return None
+
+
+def _chromium() -> str | None:
+    return None if shutil.which("chromium") is not None else "no chromium on the PATH"
+
+
+def _ray() -> str | None:
+    return None if importlib.util.find_spec("ray") is not None else "Ray is not installed"
+
+
+def _compiler() -> str | None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Python.h)"
+    missing = [name for name in ("mypyc", "setuptools") if importlib.util.find_spec(name) is None]
+    return f"{' and '.join(missing)} not installed" if missing else None
+
+
+@dataclass(frozen=True)
+class Service:
+    title: str
+    probe: Callable[[], str | None]  # None when the service is there, else why not
+    how: str  # how to get it, as .ci/run does
+
+
+SERVICES = {
+    "postgresql": Service(
+        "PostgreSQL",
+        _postgresql,
+        "apt-get install postgresql, then pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
+        " (trust auth on 127.0.0.1:5432, database test); or point BIRIBA_TEST_POSTGRES at a server",
+    ),
+    "chromium": Service("Chromium", _chromium, "apt-get install chromium (Debian's browser; none is downloaded)"),
+    "ray": Service("Ray", _ray, "pip install 'biriba[ray]' (make test installs it)"),
+    "compiler": Service("a C compiler", _compiler, "apt-get install gcc python3-dev; pip install 'biriba[fast]'"),
+}
+PREFIX = "needs "
+
+
+@cache
+def missing(name: str) -> str | None:
+    """Why the service ``name`` cannot be used here, or None when it can (asked once a process)."""
+    return SERVICES[name].probe()
+
+
+def under_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
+def require(name: str) -> None:
+    """Skip the running test when the service is missing (fail it under CI)."""
+    why = missing(name)
+    if why is None:
+        return
+    reason = f"{PREFIX}{SERVICES[name].title}: {why}"
+    if under_ci():
+        pytest.fail(f"{reason} (CI=true: every service must be there)", pytrace=False)
+    pytest.skip(reason)
+
+
+def left_out(reasons: list[str]) -> list[str]:
+    """The lines that end a run: each missing service, how many tests it left out, and how to get it."""
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        for name, service in SERVICES.items():
+            if reason.startswith(f"{PREFIX}{service.title}:"):
+                counts[name] = counts.get(name, 0) + 1
+    return [
+        f"{SERVICES[name].title}: {count} test{'s' if count > 1 else ''} skipped; to run them: {SERVICES[name].how}"
+        for name, count in counts.items()
+    ]

@@ -1,0 +1,157 @@
+"""The package as users get it: the built wheel, installed in fresh virtual environments.
+
+The editable checkout of ``make test`` has every extra installed, which
+would hide a dependency missing from an extra (SQLAlchemy's greenlet once
+did).  So the wheel is built and installed three ways: with no dependency
+at all (the engine and the bots need none), as ``pip install biriba`` (the
+terminal game, played from piped input) and as ``pip install
+'biriba[web]'`` (the web game, served and fetched).  The tests share one
+wheel on one worker (``--dist loadgroup``); the fresh venvs take about a
+minute, most of it pip installing the web extra.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import zipfile
+from pathlib import Path
+
+import httpx
+import pytest
+from pexpect.popen_spawn import PopenSpawn
+
+from serverkit import server_process
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.xdist_group("package")
+
+
+def run(*command: str | Path, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=timeout, **kwargs)
+    assert done.returncode == 0, f"{command}: {done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, ROOT)
+    (built,) = folder.glob("biriba-*.whl")
+    return built
+
+
+def fresh_venv(folder: Path, *requirement: str) -> Path:
+    """A new virtual environment with ``pip install`` of ``requirement``; returns its bin folder."""
+    run(sys.executable, "-m", "venv", folder)
+    bin_ = folder / "bin"
+    run(bin_ / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirement)
+    return bin_
+
+
+def test_the_wheel_holds_the_page_the_migrations_and_the_entry_point(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for part in (
+        "biriba/__main__.py",
+        "biriba/py.typed",
+        "biriba/server/static/index.html",
+        "biriba/server/static/table.js",
+        "biriba/server/static/style.css",
+        "biriba/server/static/i18n/el.json",
+        "biriba/server/migrations/env.py",
+        "biriba/server/migrations/script.py.mako",
+        "biriba/server/migrations/versions/0001_tables_deals_actions.py",
+    ):
+        assert part in names, f"{part} is missing from {wheel.name}"
+    assert not any(name.startswith("tests/") or name.endswith(".so") for name in names)
+    metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    required = [line for line in text.splitlines() if line.startswith("Requires-Dist:")]
+    base = [line for line in required if "extra ==" not in line]
+    assert sorted(line.split()[1].split("<")[0].split(">")[0] for line in base) == ["platformdirs", "rich", "textual"]
+    assert any("sqlalchemy[asyncio]" in line and 'extra == "web"' in line for line in required)
+
+
+ENGINE_ALONE = textwrap.dedent(
+    """
+    import sys
+    before = set(sys.modules)
+    from biriba import Match, Table, preset
+    from biriba.bots import BOT_KINDS, make_bot
+    from biriba.records import position_to_json
+    for name in ("classic", "italian"):
+        kinds = ["greedy", "random", "easy", "hard"]
+        table = Table(Match(preset(name), seed=5), [make_bot(k, s, think_ms=50) for s, k in enumerate(kinds)])
+        table.start_deal()
+        table.run()
+        deal = table.match.deals[-1]
+        assert deal.is_over and deal.result().team_scores, name
+        position_to_json(deal)
+    outside = sorted({m.split(".")[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names) - {"biriba"})
+    print("outside the standard library:", outside)
+    """
+)
+
+
+def test_the_engine_and_the_bots_run_with_no_third_party_package(wheel: Path, tmp_path: Path) -> None:
+    bin_ = fresh_venv(tmp_path / "none", "--no-deps", str(wheel))
+    for package in ("rich", "textual", "platformdirs", "fastapi"):  # nothing to import by mistake
+        assert run(bin_ / "python", "-c", f"import importlib.util as u; print(u.find_spec('{package}'))").stdout == (
+            "None\n"
+        )
+    played = run(bin_ / "python", "-c", ENGINE_ALONE, cwd=tmp_path)
+    assert played.stdout.strip() == "outside the standard library: []"
+    rules = run(bin_ / "biriba", "rules", "italian")
+    assert rules.stdout.startswith("italian:")
+    simulated = run(bin_ / "biriba", "simulate", "--deals", "2", "--bots", "greedy,random", "--json", "--no-progress")
+    assert json.loads(simulated.stdout)["deals"] == 2
+
+
+def test_pip_install_biriba_plays_in_the_terminal_from_piped_input(wheel: Path, tmp_path: Path) -> None:
+    bin_ = fresh_venv(tmp_path / "base", str(wheel))
+    assert run(bin_ / "python", "-m", "biriba", "--version").stdout.startswith("biriba ")
+    refused = subprocess.run([bin_ / "biriba", "serve"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "biriba serve needs biriba's web extra" in refused.stderr and "pip install 'biriba[web]'" in refused.stderr
+
+    save = tmp_path / "match.json"
+    env = dict(os.environ, BIRIBA_DATA_DIR=str(tmp_path / "data"))
+    command = [str(bin_ / "biriba"), "play", "--seed", "7", "--delay", "0", "--save", str(save)]
+    child = PopenSpawn(command, env=env, encoding="utf-8", timeout=120)  # pipes, not a terminal: the line mode
+    prompt = r"Your move \((?:draw|take|pass|meld|add|discard|, )+\) > "
+    played = 0
+    while played < 4:  # four actions of ours: two turns or more, each as the hint says
+        child.expect(prompt)
+        child.sendline("hint")
+        child.expect(r"Hint: ([^\r\n]+)\r?\n")
+        action = child.match.group(1).strip()
+        child.expect(prompt)
+        child.sendline(action)
+        played += 1
+    child.expect(prompt)
+    child.sendline("quit")
+    child.expect(r"\(y/N\) > ")
+    child.sendline("y")
+    child.expect("Stopped. The match is saved in")
+    assert child.wait() == 0
+    record = json.loads(save.read_text())
+    ours = [action for seat, action in record["deals"][0]["actions"] if seat == 0]
+    assert len(ours) == 4
+
+
+def test_pip_install_biriba_web_serves_the_page_and_the_api(wheel: Path, tmp_path: Path) -> None:
+    bin_ = fresh_venv(tmp_path / "web", f"biriba[web] @ {wheel.as_uri()}")
+    with server_process(f"sqlite:///{tmp_path}/web.sqlite3", biriba=str(bin_ / "biriba")) as (url, _process):
+        page = httpx.get(url + "/", timeout=10)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        script = httpx.get(url + "/static/table.js", timeout=10)
+        assert script.status_code == 200 and "function" in script.text
+        rules = httpx.get(url + "/api/rules", timeout=10).json()
+        assert "classic" in rules["presets"] and "italian" in rules["presets"]
+        table = httpx.post(
+            url + "/api/tables", json={"rules": "classic", "seats": [{"kind": "bot", "bot": "greedy"}] * 4}, timeout=10
+        )
+        assert table.status_code == 201, table.text  # the store's schema was made by the wheel's migrations
