@@ -102,3 +102,24 @@ def play(deal: Deal, *actions: str) -> Deal:
     for text in actions:
         deal.apply(deal.parse_action(text))
     return deal
+
+
+def mid_deal(rules: Rules, seed: int, turns: int = 36) -> Any:
+    """A terminal game's session some turns into a deal, at your turn, every seat (yours too) played by greedy."""
+    from biriba.bots import make_bot
+    from biriba.tui.session import Session
+
+    session = Session.new(rules, ["greedy"], seed=seed)
+    you = make_bot("greedy", seed)
+    session.start_deal()
+    while True:
+        deal = session.deal
+        assert deal is not None
+        if deal.is_over:
+            session.start_deal()
+        elif session.your_turn and deal.turn >= turns:
+            return session
+        elif session.your_turn:
+            session.play(you.choose(session.view(), session.legal()))
+        else:
+            session.step()

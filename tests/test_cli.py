@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from biriba.cards import card_name, parse_card
 from biriba.cli import main
 from biriba.match import Match
 from biriba.records import position_to_json
-from biriba.rules import Rules
+from biriba.rules import CLASSIC, PRESETS, Rules
 from helpers import position
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"
@@ -120,7 +121,10 @@ def test_simulate_save_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, "replay", str(records[0]))
     assert code == 0 and out.startswith("deal 1:")
     winners = replayed["deals"][0]["winners"]
-    assert (f"team {winners[0]} wins" if len(winners) == 1 else "tie") in out.splitlines()[0]  # D31
+    players = json.loads(records[0].read_text())["players"]
+    named = " & ".join(players[s] for s in CLASSIC.teams[winners[0]])  # the team named as the game names it
+    assert (f"({named} win;" if len(winners) == 1 else " tie;") in out.splitlines()[0]  # D31
+    assert "team 0" not in out and "team 1" not in out
 
 
 def test_replay_stops_at_the_first_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -248,3 +252,35 @@ def test_view_text_draws_the_seat_view_as_the_game_does(tmp_path: Path, capsys: 
     assert "Pile 2: top 9D" in out
     hidden = [name for name in deal.hand(0) if name not in deal.hand(1)]
     assert all(f" {card_name(c)} " not in out.split("Your hand")[1] for c in hidden)
+
+
+def test_play_bots_help_describes_each_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--bots", "help")
+    assert code == 0
+    for kind in ("random", "easy", "greedy", "medium", "hard"):
+        assert re.search(rf"^  {kind} +\w", out, re.MULTILINE), kind
+
+
+@pytest.mark.parametrize(
+    ("command", "defaults"),
+    [
+        ("play", ["(default: classic)", "(default: greedy)", "(default: You)", "(default: 0.4)", "(default: 1000)"]),
+        ("tournament", ["(default: 100)", "(default: classic)", "(default: 1)", "(default: 0)"]),
+        ("simulate", ["(default: 0)", "(default: classic)", "(default: 1)", "(default: 400)"]),
+        ("serve", ["(default: 127.0.0.1)", "(default: 8000)"]),
+    ],
+)
+def test_help_states_the_defaults(command: str, defaults: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps its lines
+    for default in defaults:
+        assert default in out, default
+
+
+def test_rules_lists_every_preset_in_one_aligned_column(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    lines = [line for line in out.splitlines() if line.startswith("  ") and line.split()[0] in PRESETS]
+    assert code == 0 and [line.split()[0] for line in lines] == list(PRESETS)
+    starts = {len(line) - len(line[2:].split(" ", 1)[1].lstrip()) for line in lines}
+    assert len(starts) == 1, lines  # every description starts in the same column

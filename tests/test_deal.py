@@ -129,6 +129,24 @@ def test_R15_cards_must_be_in_hand() -> None:
     refused(deal, "discard KC", "R15")
 
 
+@pytest.mark.parametrize(
+    ("hand", "text", "refusal"),
+    [
+        ("4S 9H 9D", "meld 7S 8H 9D", "R15: you do not hold 7S"),  # neither run nor set (R7, R8), and not held
+        ("9H 9D JK", "meld 9H 9D JK 2S", "R15: you do not hold 2S"),  # two wilds (R9), and not held
+        ("4S 5S 9H", "meld 4S 5S 5S", "R15: you do not hold enough 5S"),
+        ("4S 9H 9D", "meld 4S 5S 6S", "R15: you do not hold 5S"),
+        ("4S 9H 9D", "add 1 9H", "R12: add 1: your team has no melds yet; cards go only onto your team's melds"),
+    ],
+)
+def test_R15_cards_not_held_are_refused_before_what_they_would_make(hand: str, text: str, refusal: str) -> None:
+    """A player is told first that the cards are not in the hand, not that they would make no meld."""
+    deal = position({0: hand}, phase="play")
+    with pytest.raises(IllegalActionError) as info:
+        deal.parse_action(text)
+    assert str(info.value) == refusal
+
+
 # ------------------------------------------------------------------ R16
 def test_R16_single_card_taken_may_not_be_discarded_nor_its_copy() -> None:
     deal = position({0: "7H 9C QD"}, phase="draw", discard="7H")

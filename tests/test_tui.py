@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from pexpect.popen_spawn import PopenSpawn
 
 from biriba.replay import replay_record
 
@@ -279,3 +280,41 @@ def test_save_refuses_to_overwrite_a_saved_match_without_force(tmp_path: Path) -
     child.sendline("y")
     child.expect(pexpect.EOF)
     assert json.loads(save.read_text())["seed"] == "19"
+
+
+def test_piped_line_mode_prints_the_table_once_a_turn_unwrapped_and_takes_the_short_forms() -> None:
+    """A log of the line mode: the whole table when a turn comes, then only what changed; no line wrapped or
+    padded; ``x 9C``, ``m ...`` and ``a N ...`` as the full screen's keys."""
+    env = dict(os.environ, COLUMNS="80", LINES="24")
+    child = PopenSpawn(
+        [BIRIBA, "play", "--plain", "--seed", "3", "--delay", "0"], env=env, encoding="utf-8", timeout=60
+    )
+    child.logfile_read = io.StringIO()
+    turns, shortened = 0, set()
+    while turns < 3:
+        child.expect(PROMPT)
+        if "(draw" in child.after:
+            turns += 1
+        child.sendline("hint")
+        child.expect(r"Hint: ([^\r\n]+)\r?\n")
+        word, _, rest = child.match.group(1).strip().partition(" ")
+        child.expect(PROMPT)
+        short = {"discard": "x", "meld": "m", "add": "a"}.get(word, word)
+        shortened.add(short)
+        child.sendline(f"{short} {rest}".strip())
+    assert "x" in shortened
+    child.sendline("table")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"\(y/N\) > ")
+    child.sendline("y")
+    child.expect("Stopped")
+    assert child.wait() == 0
+    log = child.logfile_read.getvalue()
+    assert "Not allowed" not in log
+    lines = log.splitlines()
+    long = "Biriba (classic): you sit South, with your partner North; play goes to your right. Type 'help' for help."
+    assert long in lines  # longer than the 80 columns, and whole
+    assert [line for line in lines if line != line.rstrip() and not line.endswith("> ")] == []
+    assert log.count("Cards in hand:") == turns + 1  # each turn's start, and the table command
+    assert re.search(r"> You: (draw|takes?) [^\n]+\nYour hand \(\d+\): ", log)  # in the turn: the action, the hand

@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from biriba.actions import Action
+from biriba.match import Match
 from biriba.replay import replay_record
 from biriba.rules import CLASSIC, PRESETS
-from biriba.tui.app import BiribaApp, Dialog, HandView
+from biriba.terms import Reserve
+from biriba.tui.app import BiribaApp, Dialog, HandView, MeldsBoard
 from biriba.tui.session import YOU, Session
+from helpers import mid_deal
 
 
 @pytest.fixture(autouse=True)
@@ -174,17 +177,23 @@ def test_drawn_cards_are_marked_fresh_until_the_turn_ends() -> None:
     run(test, session)
 
 
-def test_the_last_card_question_is_about_a_discard_that_does_not_go_out() -> None:
+def test_the_last_card_question_is_about_a_discard_that_does_not_go_out_when_adding_would_play_on() -> None:
+    from biriba.cards import parse_card
     from helpers import position
 
+    run = (["3S 4S 5S 6S 7S 8S 9S"], [])
     session = Session.new(CLASSIC, ["greedy"], seed=8)
-    pickup = position({0: "9C"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), phase="play")
-    closure = position({0: "9C"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), reserves=((0, True), None), phase="play")
-    two = position({0: "9C QD"}, melds=(["3S 4S 5S 6S 7S 8S 9S"], []), phase="play")
-    discard = Action("discard", (pickup.hands[0].index(1),), (-1,))
+    pickup = position({0: "TS"}, melds=run, phase="play")  # TS could go onto the run: the reserve by melding
+    forced = position({0: "9C"}, melds=run, phase="play")  # 9C fits nowhere: discarding it is the only move
+    closure = position({0: "TS"}, melds=run, reserves=((0, True), None), phase="play")
+    two = position({0: "TS QD"}, melds=run, phase="play")
+    discard = Action("discard", (parse_card("TS"),), (-1,))
     session.match.deals.append(pickup)
     question = session.needs_confirm(discard)
-    assert question is not None and "next turn" in question  # the reserve comes, but the turn ends (R19)
+    assert question is not None and "next turn" in question and "adding it to a meld" in question  # R18, R19
+    session.match.deals[-1] = forced
+    assert [str(a) for a in forced.legal_actions()] == ["discard 9C"]
+    assert session.needs_confirm(Action("discard", (parse_card("9C"),), (-1,))) is None  # no choice to regret
     session.match.deals[-1] = closure
     assert session.needs_confirm(discard) is None  # going out: nothing to regret
     session.match.deals[-1] = two
@@ -267,13 +276,13 @@ def test_every_meld_is_in_sight_and_a_click_adds_to_the_meld_clicked() -> None:
     async def test(app: BiribaApp) -> None:
         pilot = app.pilot  # type: ignore[attr-defined]
         await pilot.pause()
-        ours = app.query_one("#team0")
-        text = ours.render().plain
+        board = app.query_one("#melds", MeldsBoard)
+        text = board.render().plain
         for number in range(1, 12):
             assert f"{number}. " in text, (number, text)
         await pick(app, (parse_card("TH"),))
-        row, start, _end, number = next(p for p in ours.places if p[3] == 5)  # meld 5 is 7H 8H 9H
-        await pilot.click("#team0", offset=(start + 1, row))
+        row, start, _end, number = next(p for p in board.places if p[3] == 5)  # meld 5 is 7H 8H 9H
+        await pilot.click("#melds", offset=(start + 1 + 1, row))  # the board's padding, then the meld
         await pilot.pause()
         assert str(deal.history[-1][1]) == "add 5 TH", app.status_text().plain
 
@@ -300,5 +309,73 @@ def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
         hint = app.message.plain
         assert hint.startswith("Hint: ") and hint.removeprefix("Hint: ").split(" (")[0] in map(str, app.session.legal())
         assert "sampled deals" in hint or "the only move" in hint
+
+    run(test, session)
+
+
+TABLES = [
+    ("classic", {"seats": 2, "partnerships": False}),
+    ("classic", {"seats": 3, "partnerships": False}),
+    ("classic", {"seats": 4, "partnerships": False}),
+    ("classic", {"seats": 5, "partnerships": False}),
+    ("classic", {"seats": 6, "partnerships": False}),
+    ("classic", {}),
+    ("classic", {"seats": 6}),
+    ("italian", {}),
+    ("italian-individual", {}),
+    ("atout", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), TABLES, ids=[f"{n}-{o}" for n, o in TABLES])
+def test_at_80x24_every_score_and_reserve_is_readable_at_every_table_size(
+    name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = PRESETS[name].replace(**options) if options else PRESETS[name]
+    session = mid_deal(rules, seed=len(options) + rules.seats)
+    view = session.view()
+    # the longest words a team's line can hold: every reserve taken, to play next turn, by its last seat
+    view.reserves = [Reserve(seats[-1], False) for seats in rules.teams]
+    monkeypatch.setattr(session, "view", lambda: view)
+    monkeypatch.setattr(Match, "totals", property(lambda match: [4985] * len(rules.teams)))
+
+    async def test(app: BiribaApp) -> None:
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        board = app.query_one(MeldsBoard)
+        text = board.render().plain
+        lines = text.splitlines()
+        assert all(len(line) <= board.size.width for line in lines), text
+        assert len(lines) <= 24 - MeldsBoard.REST, text  # the rest of the table keeps its rows
+        assert "…" not in text, text
+        words = session.words
+        for team, seats in enumerate(rules.teams):
+            points = f"{words.team_label(team)}  {words.table_points(view, team)} pts"
+            assert points in text, (points, text)
+            assert f"reserve: {words.short_name(seats[-1])}, next turn" in text, text
+        header = app.header_text(words)
+        assert header.plain.count("4985") == len(rules.teams) and "(first " in header.plain, header.plain
+        assert len(header.wrap(app.console, 80)) <= (1 if rules.seats <= 4 else 2), header.plain  # never cut
+        info = app.info_text(view, words).plain
+        assert all(len(line) <= 80 for line in info.splitlines()), info
+
+    run(test, session)
+
+
+def test_the_deals_opening_stays_in_sight_above_the_story_and_says_where_you_sit() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=3)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        opening = app.query_one("#opening")
+        assert opening.display and "Deal 1: you sit South; East deals;" in str(opening.render())
+        assert "Deal 1:" not in str(app.query_one("#story-text").render())  # told once, where it cannot scroll
+        await app.pilot.press("d")  # type: ignore[attr-defined]
+        await settle(app)
+        for action in app.session.legal():  # end the turn: the next one has no opening
+            if action.kind == "discard":
+                app.play_now(action)
+                break
+        await settle(app)
+        assert not app.query_one("#opening").display
 
     run(test, session)

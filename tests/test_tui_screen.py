@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from biriba.rules import PRESETS
+from helpers import mid_deal
 from screen import Terminal
 
 
@@ -45,3 +47,30 @@ def test_a_large_terminal_uses_its_width_and_a_resize_redraws(env: dict[str, str
     terminal.wait_for("Quit now?")
     terminal.send("y")
     assert "saved in" in terminal.output_after_exit()
+
+
+def test_at_80x24_six_players_alone_see_every_score_and_the_keys(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BIRIBA_DATA_DIR", env["BIRIBA_DATA_DIR"])
+    session = mid_deal(PRESETS["classic"].replace(seats=6, partnerships=False), seed=6)
+    view = session.view()
+    terminal = Terminal("--resume", str(session.save_path), "--delay", "0", env=env)
+    terminal.wait_for("Your move")
+    screen = terminal.wait_for("q quit")
+    words = session.words
+    for team in range(6):
+        assert f"{words.team_label(team)}  {words.table_points(view, team)} pts, no reserve yet" in screen, screen
+    assert "…" not in screen
+    keys = screen.splitlines()[-1]
+    for key in ("d draw", "m meld", "a add", "x discard", "h hint", "l log", "s score", "? help", "q quit"):
+        assert key in keys, keys
+    terminal.send("q")
+    lines = terminal.wait_for("Quit now?").splitlines()
+    said = next(index for index, line in enumerate(lines) if "The match is saved in" in line)
+    end = next(index for index, line in enumerate(lines) if "'biriba play --resume' goes on" in line)
+    parts = [line.split("█")[1].strip() for line in lines[said + 1 : end]]  # a long path takes lines
+    assert "".join(parts) == str(session.save_path), lines
+    assert all(part.startswith("/") for part in parts)  # broken before a /, never inside a name
+    terminal.send("y")
+    terminal.output_after_exit()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from rich.text import Text
+
 from biriba.cards import parse_card, parse_cards
 from biriba.melds import parse_meld
 from biriba.rules import CLASSIC
-from biriba.tui.words import Words, help_text
+from biriba.tui.words import HELP_WIDTH, Words, help_text
 from helpers import play, position
 
 
@@ -46,11 +48,44 @@ def test_table_points_count_cards_and_bonuses_so_far() -> None:
 
 def test_help_lists_the_bot_kinds_and_the_keys() -> None:
     text = help_text(keys=True)
-    assert "greedy" in text and "random" in text and "space select" in text
-    assert "space select" not in help_text(keys=False)
+    assert "greedy" in text and "random" in text and "space  pick a card" in text and "h      hint" in text
+    lines = help_text(keys=False)
+    assert "space  pick" not in lines and "table  the whole table" in lines
+    for keys in (True, False):  # no line the full screen's dialog would wrap at 80 columns
+        assert max(len(line) for line in Text.from_markup(help_text(keys)).plain.splitlines()) <= HELP_WIDTH
 
 
 def test_fresh_cards_are_marked_in_plain_text() -> None:
     deal = position({0: "9C QD"}, phase="draw")
     play(deal, "draw")
     assert Words(CLASSIC, plain=True).card(parse_card("QD"), fresh=True).plain == "*QD"
+
+
+def test_the_engines_words_show_cards_as_the_table_does() -> None:
+    text = "R16: you took the single card KH from the pile; meld 3H 4H JK=5H; add 2 TC; R15"
+    assert (
+        Words(CLASSIC).told(text) == "R16: you took the single card K♥ from the pile; meld 3♥ 4♥ JK=5♥; add 2 T♣; R15"
+    )
+    assert Words(CLASSIC, plain=True).told(text) == text  # plain ASCII keeps the notation
+
+
+def test_the_R16_reminder_goes_once_the_single_card_has_left_the_hand() -> None:
+    deal = position({0: "7H 8H 9C QD"}, phase="draw", discard="9H", melds=([], []))
+    play(deal, "take")
+    reminder = Words(CLASSIC).kept_single(deal.view_for(0)).plain
+    assert reminder == "  you may not discard 9♥ this turn (R16)"
+    play(deal, "meld 7H 8H 9H")
+    assert Words(CLASSIC).kept_single(deal.view_for(0)).plain == ""  # 9H is on the table now
+
+
+def test_each_deal_says_where_you_sit_and_seats_have_initials_where_six_share_a_line() -> None:
+    rules = CLASSIC.replace(seats=6, partnerships=False)
+    deal = position(rules=rules, phase="draw", to_move=2, dealer=1)
+    words = Words(rules)
+    assert words.deal_start(deal.view_for(0), 1) == "Deal 1: you sit South; South-east deals; North-east plays first."
+    assert [words.initials(s) for s in range(6)] == ["You", "SE", "NE", "N", "NW", "SW"]
+    assert (
+        words.match_line([0] * 6, compact=True, short=True) == "You 0  SE 0  NE 0  N 0  NW 0  SW 0 (first above 5000)"
+    )
+    pairs = Words(CLASSIC.replace(seats=6))
+    assert pairs.team_label(1, short=True) == "SE&NW"

@@ -78,27 +78,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"biriba {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play a match in the terminal against three bots")
+    p = sub.add_parser("play", help="play a match in the terminal against bots")
     p.add_argument("--seed", help="seed of the match's decks and bots (default: random)")
-    p.add_argument("--rules", default="classic", help="rules preset (see 'biriba rules')")
+    p.add_argument("--rules", help="rules preset, see 'biriba rules' (default: classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
-    p.add_argument("--bots", default="greedy", help="bot kind(s) for the other seats, comma-separated (cycled)")
-    p.add_argument("--name", default="You", help="your name in the record")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="KIND[,KIND...]",
+        help="bot kind(s) for the other seats, cycled; 'help' describes each (default: greedy)",
+    )
+    p.add_argument("--name", help="your name in the record (default: You)")
     p.add_argument("--save", metavar="FILE", help="save the match in FILE (default: an autosave, see --list)")
-    p.add_argument("--force", action="store_true", help="with --save: start over in a file that holds a match")
+    p.add_argument("--force", action="store_true", help="with --save: start over in a file that holds a saved match")
     p.add_argument(
         "--resume", metavar="FILE", nargs="?", const="", help="resume the match saved in FILE (no FILE: the last one)"
     )
     p.add_argument("--list", action="store_true", help="list the saved matches and exit")
-    p.add_argument("--delay", type=float, default=0.4, help="seconds to pause after each bot action (default 0.4)")
+    p.add_argument("--delay", type=float, default=0.4, help="seconds to pause after each bot action (default: 0.4)")
     p.add_argument(
         "--think-ms",
         type=float,
         default=TABLE_THINK_MS,
         metavar="MS",
-        help=f"the longest a hard bot thinks per decision, in milliseconds (default {TABLE_THINK_MS})",
+        help=f"the longest a hard bot thinks per decision, in milliseconds (default: {TABLE_THINK_MS})",
     )
-    p.add_argument("--plain", action="store_true", help="line mode in plain ASCII (for screen readers and logs)")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode in plain ASCII, for screen readers and logs (also when the output is not a terminal)",
+    )
     p.set_defaults(run=_play)
 
     p = sub.add_parser("legal", help="list the legal actions in a position")
@@ -132,14 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="self-play between bots, with statistics")
     p.add_argument("--deals", type=int, required=True, help="number of deals to play")
     p.add_argument("--bots", required=True, help="bot kinds cycled over the seats, e.g. greedy,random")
-    p.add_argument("--seed", default="0", help="seed of the decks and bots (default 0)")
-    p.add_argument("--rules", default="classic", help="rules preset")
+    p.add_argument("--seed", default="0", help="seed of the decks and bots (default: 0)")
+    p.add_argument("--rules", default="classic", help="rules preset (default: classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
-    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="turn cap per deal (default %(default)s)")
+    p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="turn cap per deal (default: %(default)s)")
     p.add_argument("--save", metavar="DIR", help="write one record per match into DIR")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in; results do not depend on it (default: 1)")
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("tournament", help="two bots on duplicate deals, with 95%% intervals")
@@ -149,14 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=100,
-        help="duplicate pairs: each deck played twice, sides swapped (3+ teams: once per team)",
+        help="duplicate pairs: each deck played twice, sides swapped; 3+ teams: once per team (default: 100)",
     )
     p.add_argument("--matches", action="store_true", help="whole matches instead of deals")
-    p.add_argument("--rules", default="classic", help="rules preset")
+    p.add_argument("--rules", default="classic", help="rules preset (default: classic)")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
-    p.add_argument("--jobs", type=int, default=1, help="processes to play in (results do not depend on it)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in; results do not depend on it (default: 1)")
     p.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here)")
-    p.add_argument("--seed", default="0", help="seed of the decks and bots")
+    p.add_argument("--seed", default="0", help="seed of the decks and bots (default: 0)")
     p.add_argument("--save", metavar="DIR", help="write every pair's games as JSON into DIR")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -164,9 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the web game: tables with friends and bots in the browser")
     p.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a network)"
+        "--host", default="127.0.0.1", help="address to listen on; 0.0.0.0 for a network (default: 127.0.0.1)"
     )
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument(
         "--db", metavar="URL", help="sqlite:///FILE or postgresql://user@host/db (default: SQLite in your data folder)"
     )
@@ -226,8 +235,8 @@ def _view(args: argparse.Namespace) -> int:
         from .tui.words import Words
 
         plain = args.plain
-        console = Console(color_system=None, emoji=False, highlight=False) if plain else Console(highlight=False)
-        render_view(console, Words(deal.rules, plain, you=args.seat), view, view.match_scores, plain=plain)
+        console = Console(color_system=None if plain else "auto", emoji=False, highlight=False, soft_wrap=True)
+        render_view(console, Words(deal.rules, plain, you=args.seat), view, view.match_scores)
         return 0
     print(json.dumps(view.to_json(), indent=1))
     return 0
@@ -248,19 +257,24 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"rules": match.rules.to_json(), "deals": deals_out, "totals": totals, "winner": winner}))
         return 0
+    teams = [" & ".join(match.players[s] for s in seats) for seats in match.rules.teams]  # as the game names them
+
+    def won(winners: Sequence[int]) -> str:
+        if len(winners) > 1:
+            return f"{' and '.join(teams[t] for t in winners)} tie"
+        return f"{teams[winners[0]]} {'win' if len(match.rules.teams[winners[0]]) > 1 else 'wins'}"
+
     for item in deals_out:
         if item.get("in_progress"):
             print(f"deal {item['deal']}: in progress after {item['actions']} actions")
             continue
-        scores = " ".join(f"{s:+d}" for s in item["team_scores"])
-        winners = item["winners"]
-        won = f"team {winners[0]} wins" if len(winners) == 1 else f"teams {', '.join(map(str, winners))} tie"
-        print(f"deal {item['deal']}: {scores}  ({won}; ended by {item['ended_by']}; totals {item['totals']})")
+        scores = ", ".join(f"{teams[t]} {s:+d}" for t, s in enumerate(item["team_scores"]))
+        print(f"deal {item['deal']}: {scores}  ({won(item['winners'])}; ended by {item['ended_by']})")
+    totals_text = ", ".join(f"{teams[t]} {total}" for t, total in enumerate(totals))
     if winner is not None:
-        names = ", ".join(match.players[s] for s in match.rules.teams[winner])
-        print(f"match over: team {winner} ({names}) wins {totals}")
+        print(f"match over: {won([winner])}; totals {totals_text}")
     else:
-        print(f"match not over: totals {totals}")
+        print(f"match not over: totals {totals_text}")
     return 0
 
 
@@ -394,8 +408,9 @@ def _tournament(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     if args.preset is None and not args.set:
         print("Presets (biriba rules PRESET shows one; --rules PRESET --set option=value plays one):")
+        width = max(map(len, PRESETS))
         for name in PRESETS:
-            print(f"  {name:13} {PRESET_HELP.get(name, '')}")
+            print(f"  {name:{width}} {PRESET_HELP.get(name, '')}")
         print("Options:")
         for name in OPTION_NAMES:
             print(f"  {name:25} {OPTION_HELP[name]}")
@@ -414,18 +429,33 @@ def _rules(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from .bots import BOT_HELP
     from .tui import SaveError, list_matches, run_game
     from .tui.saves import last_unfinished
 
     if args.list:
         return list_matches(Console(highlight=False))
+    if args.bots.strip() == "help":
+        print("Bot kinds for 'biriba play --bots KIND[,KIND...]' (cycled over the other seats):")
+        for kind, words in BOT_HELP.items():
+            print(f"  {kind:8} {words}")
+        return 0
     kinds = _bot_kinds(args.bots)
-    rules = _rules_arg(args.rules, args.set)
     resume: Path | None = None
     if args.resume is not None:
-        resume = Path(args.resume) if args.resume else last_unfinished()
+        given = [flag for flag, value in _RESUME_FIXES if getattr(args, value)]
+        if given:
+            raise Misuse(
+                f"{', '.join(given)}: a resumed match goes on as it was saved, under its own rules, seed, names and"
+                " file; start a new match to change them"
+            )
+        try:
+            resume = Path(args.resume) if args.resume else last_unfinished()
+        except SaveError as exc:
+            raise Misuse(str(exc)) from None
         if resume is None:
             raise Misuse("no unfinished match is saved; 'biriba play --list' lists the saved ones")
+    rules = _rules_arg(args.rules or "classic", args.set)
     if args.delay < 0:
         raise Misuse("--delay is a number of seconds, 0 or more")
     if not (math.isfinite(args.think_ms) and args.think_ms > 0):
@@ -435,7 +465,7 @@ def _play(args: argparse.Namespace) -> int:
             rules=rules,
             bot_kinds=kinds,
             seed=args.seed,
-            name=args.name,
+            name=args.name or "You",
             save=Path(args.save) if args.save else None,
             resume=resume,
             delay=args.delay,
@@ -445,6 +475,17 @@ def _play(args: argparse.Namespace) -> int:
         )
     except SaveError as exc:
         raise Misuse(str(exc)) from None
+
+
+#: What a saved match fixes, so ``play --resume`` refuses it: (the flag, its attribute).
+_RESUME_FIXES = (
+    ("--rules", "rules"),
+    ("--set", "set"),
+    ("--seed", "seed"),
+    ("--name", "name"),
+    ("--save", "save"),
+    ("--force", "force"),
+)
 
 
 def _serve(args: argparse.Namespace) -> int:

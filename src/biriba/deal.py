@@ -490,10 +490,13 @@ class Deal(DealState):
         """Read an action typed in the notation and make it canonical (R10/R13 defaults).
 
         Raises :class:`~biriba.errors.NotationError` if malformed and
-        :class:`IllegalActionError` if no meld fits.  It does not check that the
-        action is legal now: :meth:`check` does.
+        :class:`IllegalActionError` if no meld fits.  Cards the mover does not
+        hold are refused first (R15), before anything about the meld they would
+        make; the rest of what makes the action legal now is :meth:`check`'s.
         """
-        return self._resolve(Action.parse(text))[0]
+        action = Action.parse(text)
+        self._check_turn(action)
+        return self._resolve(action)[0]
 
     def _resolve(self, action: Action) -> tuple[Action, Meld | None]:
         """The canonical form of a meld or add and the meld it leaves on the table (R7..R14)."""
@@ -514,22 +517,12 @@ class Deal(DealState):
 
     def _verify(self, action: Action) -> tuple[Action, Meld | None]:
         """Check ``action``; return its canonical form and the meld it leaves on the table."""
-        if self.ended_by is not None:
-            raise IllegalActionError("R22" if self.ended_by == Ending.CLOSURE else "R23", "the deal is over")
+        self._check_turn(action)
         kind = action.kind
-        _check_shape(action)
-        seat = self.to_move
-        team = self.rules.team_of[seat]
+        team = self.rules.team_of[self.to_move]
         if kind in ("draw", "take", "pass"):
             self._check_draw(kind)
             return action, None
-        if self.phase != _PLAY:
-            raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
-        counts = self.hands[seat]
-        need = counts_of(action.cards)
-        for code in set(action.cards):
-            if need[code] > counts[code]:
-                raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
         if kind == "discard":
             self._check_discard(action.cards[0], team)
             return action, None
@@ -546,6 +539,22 @@ class Deal(DealState):
                 f"your team's first melding must be worth {minimum} points, and these cards cannot reach it this turn",
             )
         return canonical, meld
+
+    def _check_turn(self, action: Action) -> None:
+        """What comes before the rules of melds: the deal goes on, it is the time to play cards, and they are held."""
+        if self.ended_by is not None:
+            raise IllegalActionError("R22" if self.ended_by == Ending.CLOSURE else "R23", "the deal is over")
+        kind = action.kind
+        _check_shape(action)
+        if kind in ("draw", "take", "pass"):
+            return
+        if self.phase != _PLAY:
+            raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
+        counts = self.hands[self.to_move]
+        need = counts_of(action.cards)
+        for code in set(action.cards):
+            if need[code] > counts[code]:
+                raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
 
     def _check_draw(self, kind: str) -> None:
         if self.phase != _DRAW:

@@ -79,7 +79,7 @@ def load_json(path: str | Path) -> Any:
         return json.loads(Path(path).read_text())
     except OSError as exc:
         raise NotationError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise NotationError(f"{path} is not JSON: {exc}") from None
 
 

@@ -220,7 +220,10 @@ class Rules:
         if not 2 <= self.seats <= 6:
             raise NotationError("seats: 2 to 6 players")
         if self.partnerships and self.seats not in (4, 6):
-            raise NotationError("partnerships need 4 or 6 seats (partners opposite); 2 or 3 players play alone")
+            raise NotationError(
+                f"partnerships need 4 or 6 seats (partners opposite): for {self.seats} players alone, set"
+                " partnerships=false as well (--set partnerships=false)"
+            )
         if not 1 <= self.packs <= 15:
             raise NotationError("packs: 1 to 15")
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1

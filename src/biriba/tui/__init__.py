@@ -42,10 +42,8 @@ def run_game(
     Raises :class:`SaveError` (before the match starts) for a save file that
     cannot be used.
     """
-    console = console or (
-        Console(color_system=None, emoji=False, highlight=False, safe_box=True)
-        if plain
-        else Console(emoji=False, highlight=False)
+    console = console or Console(
+        color_system=None if plain else "auto", emoji=False, highlight=False, safe_box=plain, soft_wrap=True
     )
     if full_screen is None:
         full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
@@ -92,7 +90,11 @@ def list_matches(console: Console) -> int:
         return 0
     for match in matches:
         console.print(match.line(), markup=False, highlight=False, soft_wrap=True)
-    unfinished = last_unfinished()
+    try:
+        unfinished = last_unfinished()
+    except SaveError as exc:
+        console.print(f"'biriba play --resume' would stop: {exc}", markup=False, soft_wrap=True)
+        return 0
     if unfinished is not None:
         console.print(
             f"'biriba play --resume' continues the newest unfinished one: {unfinished}", markup=False, soft_wrap=True

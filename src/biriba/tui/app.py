@@ -1,7 +1,8 @@
 """The full-screen terminal table, drawn in place with Textual.
 
-Everything needed to move is on one screen, at 80x24 and up: both teams'
-melds (in columns on a wide terminal), the pile, the stock, the packets and
+Everything needed to move is on one screen, at 80x24 and up: every team's
+melds (in columns when the terminal is wide enough for them, else a team
+under the other), the pile, the stock, the packets and
 reserves, every player's card count, the trump, the deal's points on the
 table and the match score, everything since your previous turn, and your
 hand, where you pick cards with the arrow keys and space (or the mouse) and
@@ -17,7 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -32,11 +33,13 @@ from .words import Words, help_text
 
 CSS = """
 Screen { layout: vertical; }
-#header { height: 1; background: $primary-background; color: $text; }
-#melds { height: auto; min-height: 3; max-height: 60%; }
-.team { width: 1fr; padding: 0 1; border-right: solid $primary-background-lighten-2; }
+#header { height: auto; max-height: 2; background: $primary-background; color: $text; }
+#melds { height: auto; min-height: 3; max-height: 70%; padding: 0 1; }
 #info { height: auto; max-height: 3; }
-#story { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
+#storybox { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
+#opening { height: auto; }
+#opening.none { display: none; }
+#story { height: 1fr; }
 #hand { height: auto; min-height: 2; max-height: 6; border-top: solid $primary-background-lighten-2; }
 #status { height: auto; max-height: 3; }
 #command { height: 1; border: none; padding: 0; }
@@ -127,72 +130,167 @@ class HandView(Widget, can_focus=True):
         self.refresh()
 
 
-class MeldsView(Static):
-    """One team's melds, numbered as ``add N`` counts them; click one to add your picked cards."""
+#: Where a meld of yours is on the board, for a click: (row, first column, past the last, its number).
+Place = tuple[int, int, int, int]
 
-    def __init__(self, app_: BiribaApp, team: int, **kwargs: object) -> None:
+
+class MeldsBoard(Static):
+    """Every team's melds, numbered as ``add N`` counts them; click one of yours to add your picked cards.
+
+    A column a team when the terminal is wide enough for them, else a team
+    under the other, the melds flowing like words.  Nothing is cut: a team's
+    points and reserve wrap onto a second line rather than lose a word, and
+    when the melds would push the rest off the screen the other teams'
+    melds are told in short (runs as their ends, then each meld's state).
+    """
+
+    #: The narrowest column for a team: its name, points and reserve, and a meld, without wrapping.
+    COLUMN = 38
+    #: The rows the rest of the table needs at least (header, info, story, hand, status, command, keys).
+    REST = 12
+
+    def __init__(self, app_: BiribaApp, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.game = app_
-        self.team = team
+        self.places: list[Place] = []  # your team's melds
 
     def render(self) -> Text:
         session = self.game.session
-        words = session.words
         view = session.view()
-        rules = view.rules
-        team = self.team
         width = max(self.size.width, 20)
+        teams = session.words.team_order()
+        header = len(self.game.header_text(session.words).wrap(self.app.console, self.app.size.width))
+        budget = max(4, self.app.size.height - self.REST - (header - 1))
+        if width >= self.COLUMN * len(teams):
+            board = self.in_columns(view, teams, width, budget)
+            if board is not None:
+                return board
+        for short in range(3):  # what does not fit is told shorter: runs by their ends, then the others' states
+            rows: list[Text] = []
+            places: list[Place] = []
+            for team in teams:
+                told = short if team != view.rules.team_of[YOU] else min(short, 1)
+                lines, team_places, _cut = self.team_lines(view, team, width, told)
+                places += [(len(rows) + row, start, end, number) for row, start, end, number in team_places]
+                rows += lines
+            if len(rows) <= budget:
+                break
+        self.places = places
+        return Text("\n").join(rows)
+
+    def in_columns(self, view: PlayerView, teams: list[int], width: int, budget: int) -> Text | None:
+        """A column a team, a line between them; None if a meld would be cut."""
+        cell = (width - 3 * (len(teams) - 1)) // len(teams)
+        columns = [self.team_lines(view, team, cell, 0, budget) for team in teams]
+        if any(cut for _lines, _places, cut in columns):
+            return None
+        ours = teams.index(view.rules.team_of[YOU])
+        shift = ours * (cell + 3)
+        self.places = [(row, start + shift, end + shift, number) for row, start, end, number in columns[ours][1]]
+        out = []
+        for row in range(max(len(lines) for lines, _places, _cut in columns)):
+            line = Text()
+            for index, (lines, _places, _cut) in enumerate(columns):
+                if index:
+                    line.append(" │ ", style="dim")
+                part = lines[row] if row < len(lines) else Text()
+                line.append_text(part).append(" " * (cell - part.cell_len))
+            out.append(line)
+        return Text("\n").join(out)
+
+    def team_lines(
+        self, view: PlayerView, team: int, width: int, short: int, budget: int = 0
+    ) -> tuple[list[Text], list[Place], bool]:
+        """A team's title and melds in ``width`` columns, where each meld is, and whether one had to be cut.
+
+        With a ``budget`` of rows (a column) the melds go down as many sub-columns as it needs; without,
+        they flow across the width.  ``short`` 1 writes runs by their ends, 2 the melds' states alone.
+        """
+        words = self.game.session.words
+        lines = self.title(words, view, team, width)
+        melds = view.melds[team]
+        if short == 2 and melds:
+            lines[-1].append(" · " + ", ".join(words.short_state(meld) for meld in melds), style="dim")
+            return [row for line in lines for row in line.wrap(self.app.console, width)], [], False
+        count = max(1, -(-len(melds) // max(2, budget - len(lines)))) if budget else 1
+        room = width if count == 1 else max(12, width // count) - 1
+        entries = []
+        for index, meld in enumerate(melds, 1):
+            state = words.short_state(meld)
+            entry = Text(f"{index}. ").append_text(words.meld(meld))
+            if short or entry.cell_len + len(state) + 1 > room:
+                entry = Text(f"{index}. ").append_text(words.meld(meld, compact=True))
+            entry.append(" " + state, style="green" if meld.size >= view.rules.biriba_size else "dim")
+            entries.append(entry)
+        cut = any(entry.cell_len > room for entry in entries)
+        for entry in entries:
+            entry.truncate(room, overflow="ellipsis")
+        if not entries:
+            lines.append(Text("no melds", style="dim"))
+        cells = _columns(len(entries), count, room + 1) if budget else _flow(entries, width)
+        top = len(lines)
+        places = []
+        for row, placed in enumerate(cells):
+            line = Text()
+            for start, number in placed:
+                entry = entries[number - 1]
+                line.append(" " * (start - line.cell_len)).append_text(entry)
+                places.append((top + row, start, start + entry.cell_len, number))
+            lines.append(line)
+        return lines, places, cut
+
+    def title(self, words: Words, view: PlayerView, team: int, width: int) -> list[Text]:
+        """The team's name and points on the table, then its reserve: on one line, or two if need be."""
         title = Text(words.team_label(team), style="bold")
+        title.append(f"  {words.table_points(view, team)} pts", style="dim")
         reserve = view.reserves[team]
         if reserve is None:
             state = "no reserve yet"
         else:
             state = f"reserve: {words.short_name(reserve.seat)}" + ("" if reserve.active else ", next turn")
-        title.append(f"  {words.table_points(view, team)} pts, {state}", style="dim")
-        title.truncate(width, overflow="ellipsis")
-        melds = view.melds[team]
-        # every meld stays in sight: as many columns as the screen's height needs
-        most_rows = max(2, int(self.app.size.height * 0.6) - 2)
-        columns = max(1, -(-len(melds) // most_rows))
-        cell = max(12, width // columns)
-        entries = []
-        for index, meld in enumerate(melds, 1):
-            state = words.short_state(meld)
-            style = "green" if meld.size >= rules.biriba_size else "dim"
-            entry = Text(f"{index}. ")
-            entry.append_text(words.meld(meld))
-            if entry.cell_len + len(state) + 2 > cell:
-                entry = Text(f"{index}. ")
-                entry.append_text(words.meld(meld, compact=True))
-            entry.append(" " + state, style=style)
-            entry.truncate(cell - 1, overflow="ellipsis")
-            entries.append(entry)
-        if len(melds) <= 4 and columns == 1:
-            cell = width
-        lines = [title] if entries else [title, Text("no melds", style="dim")]
-        self.places: list[tuple[int, int, int, int]] = []  # (row, start, end, meld number)
-        rows = -(-len(entries) // columns) if entries else 0
-        for row in range(rows):
-            line = Text()
-            for column in range(columns):
-                number = column * rows + row  # down the first column, then the next
-                if number >= len(entries):
-                    break
-                start = column * cell
-                line.append(" " * (start - line.cell_len))
-                line.append_text(entries[number])
-                self.places.append((row + 1, start, start + cell, number + 1))
-            lines.append(line)
-        return Text("\n").join(lines)
+        if title.cell_len + len(state) + 2 <= width:
+            return [title.append(", " + state, style="dim")]
+        return [title, Text(state, style="dim")]
 
     def on_click(self, event: events.Click) -> None:
-        view = self.game.session.view()
-        if self.team != view.rules.team_of[YOU]:
-            return
-        for row, start, end, number in getattr(self, "places", []):
+        for row, start, end, number in self.places:
             if event.y == row and start <= event.x < end:
                 self.game.add_to(number)
                 return
+
+
+def _flow(entries: list[Text], width: int) -> list[list[tuple[int, int]]]:
+    """Entries across the width, three spaces apart, a new row when the next does not fit: (start, number)."""
+    rows: list[list[tuple[int, int]]] = []
+    col = width
+    for number, entry in enumerate(entries, 1):
+        if col + 3 + entry.cell_len > width:
+            rows.append([])
+            col = -3
+        rows[-1].append((col + 3, number))
+        col += 3 + entry.cell_len
+    return rows
+
+
+def _columns(total: int, count: int, cell: int) -> list[list[tuple[int, int]]]:
+    """``total`` entries down the first of ``count`` columns ``cell`` wide, then the next: (start, number)."""
+    rows = -(-total // count) if total else 0
+    return [
+        [(column * cell, column * rows + row + 1) for column in range(count) if column * rows + row < total]
+        for row in range(rows)
+    ]
+
+
+def path_lines(path: str, width: int) -> list[str]:
+    """A file's path in lines of at most ``width``, broken after a ``/`` rather than inside a name."""
+    first, *rest = path.split("/")
+    lines = [first]
+    for part in rest:
+        if lines[-1] and len(lines[-1]) + 1 + len(part) > width:
+            lines.append("/" + part)
+        else:
+            lines[-1] += "/" + part
+    return lines
 
 
 class Dialog(ModalScreen[bool]):
@@ -228,7 +326,7 @@ class BiribaApp(App[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "move", show=False),
         Binding("right", "move(1)", "move", show=False),
-        Binding("space", "pick", "pick"),
+        Binding("space", "pick", "pick", show=False),  # the status line says it
         Binding("escape", "clear", "clear", show=False),
         Binding("d", "play('draw')", "draw"),
         Binding("t", "play('take')", "take"),
@@ -236,9 +334,9 @@ class BiribaApp(App[str]):
         Binding("m", "meld", "meld"),
         Binding("a", "add", "add"),
         Binding("x", "discard", "discard"),
-        Binding("h", "hint", "hint", show=False),
-        Binding("l", "log", "log", show=False),
-        Binding("s", "score", "score", show=False),
+        Binding("h", "hint", "hint"),
+        Binding("l", "log", "log"),
+        Binding("s", "score", "score"),
         Binding("question_mark", "help", "help"),
         Binding("colon,tab", "type", "type", key_display=":", show=False),
         Binding("q", "quit_game", "quit"),
@@ -259,16 +357,16 @@ class BiribaApp(App[str]):
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="header")
-        with Horizontal(id="melds"):
-            for team in self.session.words.team_order():
-                yield MeldsView(self, team, classes="team", id=f"team{team}")
+        yield MeldsBoard(self, id="melds")
         yield Static(id="info")
-        with VerticalScroll(id="story"):
-            yield Static(id="story-text")
+        with Vertical(id="storybox"):
+            yield Static(id="opening")
+            with VerticalScroll(id="story"):
+                yield Static(id="story-text")
         yield HandView(self, id="hand")
         yield Static(id="status")
         yield Input(placeholder=": type an action, e.g. meld 3H 4H 5H (enter plays it, esc goes back)", id="command")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
@@ -284,14 +382,14 @@ class BiribaApp(App[str]):
         session = self.session
         words = session.words
         view = session.view()
-        header = Text(f" {view.rules.name}  Deal {len(session.match.deals)}  ", style="bold")
-        header.append(words.match_line(session.match.totals, compact=True))
-        header.truncate(max(self.size.width, 20), overflow="ellipsis")
-        self.query_one("#header", Static).update(header)
-        for melds in self.query(MeldsView):
-            melds.refresh(layout=True)  # a new meld may need a new line
+        self.query_one("#header", Static).update(self.header_text(words))
+        self.query_one(MeldsBoard).refresh(layout=True)  # a new meld may need a new line
         self.query_one("#info", Static).update(self.info_text(view, words))
-        story = Text("\n").join([line.text for line in session.since_your_turn()]) or Text("")
+        lines = session.since_your_turn()
+        opening = [line.text for line in lines if line.seat < 0]  # the deal's start stays in sight
+        self.query_one("#opening", Static).update(Text("\n").join(opening))
+        self.query_one("#opening", Static).set_class(not opening, "none")
+        story = Text("\n").join([line.text for line in lines if line.seat >= 0])
         self.query_one("#story-text", Static).update(story)
         self.query_one("#story", VerticalScroll).scroll_end(animate=False)
         self.hand.refresh()
@@ -302,13 +400,25 @@ class BiribaApp(App[str]):
         if self.query("#story"):
             self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
 
+    def header_text(self, words: Words) -> Text:
+        """The rules, the deal and the match score: with the seats' short names if the full ones do not fit,
+        on a second line if even those do not."""
+        match = self.session.match
+        for short in (False, True):
+            header = Text(f" {match.rules.name}  Deal {len(match.deals)}  ", style="bold")
+            header.append(words.match_line(match.totals, compact=True, short=short))
+            if header.cell_len <= self.size.width:
+                break
+        return header
+
     def info_text(self, view: PlayerView, words: Words) -> Text:
         text = Text(f"Stock {view.stock_count}  ")
         text.append_text(words.pile(view.discard))
         text.append(f"  Packets {len(view.packet_sizes)}")
         if view.trump >= 0:
             text.append(f"  Trump {words.suit(view.trump)}", style="bold")
-        counts = "  ".join(f"{words.short_name(s)} {n}" for s, n in enumerate(view.sizes) if s != YOU)
+        name = words.initials if view.rules.seats > 4 else words.short_name
+        counts = "  ".join(f"{name(s)} {n}" for s, n in enumerate(view.sizes) if s != YOU)
         text.append(f"  Cards: {counts}")
         text.append("\n")
         if view.ended_by is not None:
@@ -323,10 +433,7 @@ class BiribaApp(App[str]):
         minimum = words.opening_minimum(view)
         if minimum:
             text.append("  " + minimum, style="yellow")
-        if view.took_single >= 0 and view.my_turn:
-            text.append("  you may not discard ", style="yellow")
-            text.append_text(words.card(view.took_single))
-            text.append(" (R16)", style="yellow")
+        text.append_text(words.kept_single(view))
         return text
 
     def status_text(self) -> Text:
@@ -425,7 +532,7 @@ class BiribaApp(App[str]):
             parsed = session.parse(action) if isinstance(action, str) else action
             question = session.needs_confirm(parsed)
         except BiribaError as exc:
-            self.say(f"Not allowed: {exc}")
+            self.say(f"Not allowed: {self.session.words.told(str(exc))}")
             return
         if question:
             self.push_screen(Dialog(question, question=True), lambda yes: self.play_now(parsed) if yes else None)
@@ -436,7 +543,7 @@ class BiribaApp(App[str]):
         try:
             self.session.play(action)
         except BiribaError as exc:
-            self.say(f"Not allowed: {exc}")
+            self.say(f"Not allowed: {self.session.words.told(str(exc))}")
             return
         self.message = Text("")
         self.adding = False
@@ -528,7 +635,7 @@ class BiribaApp(App[str]):
         """The hard bot's search for a hint, in a thread (up to a second and a half)."""
         asked = self._moment()
         hint = self.session.hint()
-        text = f"Hint: {hint} ({self.session.hint_reason()})"
+        text = self.session.words.told(f"Hint: {hint} ({self.session.hint_reason()})")
         self.call_from_thread(lambda: self.say(text, "bold cyan") if self._moment() == asked else None)
 
     def _moment(self) -> tuple[int, int]:
@@ -550,7 +657,9 @@ class BiribaApp(App[str]):
         self.query_one("#command", Input).focus()
 
     def action_quit_game(self) -> None:
-        question = f"Quit now? The match is saved in {self.session.save_path}; 'biriba play --resume' goes on."
+        width = min(100, self.size.width * 9 // 10) - 6  # the dialog's text, inside its frame and scroll bar
+        path = "\n".join(path_lines(str(self.session.save_path), width))
+        question = f"Quit now?\n\nThe match is saved in\n{path}\n'biriba play --resume' goes on."
         self.push_screen(Dialog(question, question=True), lambda yes: self.exit("quit") if yes else None)
 
     def action_interrupt(self) -> None:

@@ -1,7 +1,9 @@
-"""The line mode of the terminal game: the table printed after each move, actions typed at a prompt.
+"""The line mode of the terminal game: actions typed at a prompt, the table printed as plain lines.
 
-For screen readers, logs, pipes and small terminals.  With ``plain`` it
-prints plain ASCII: no colours, no suit symbols, no box lines.
+For screen readers, logs, pipes and small terminals.  The whole table is
+printed when your turn comes; within the turn, only what changed (your
+action and your hand); ``table`` prints it all again.  With ``plain`` it
+is plain ASCII: no colours, no suit symbols.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console, Group
-from rich.panel import Panel
+from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -35,6 +36,8 @@ class LineGame:
         self.plain = plain
         self.words = session.words
         self.box = box.ASCII if plain else box.ROUNDED
+        self.shown = 0  # the story lines printed so far
+        self.turn_shown: tuple[int, int] | None = None  # the (deal, turn) whose whole table was printed
 
     # ------------------------------------------------------------- flow
     def run(self) -> int:
@@ -84,7 +87,10 @@ class LineGame:
     def your_turn(self) -> bool:
         """Read commands until an action is played; False if you quit."""
         session = self.session
-        self.render()
+        if self.turn_shown == self.moment():
+            self.show_changes()
+        else:
+            self.render()
         while True:
             try:
                 line = self.console.input(f"[b]{session.prompt()}[/b] > ").strip()
@@ -107,8 +113,8 @@ class LineGame:
                 self.console.print("  " + "\n  ".join(actions), markup=False)
                 continue
             if command == "hint":
-                self.console.print(f"Hint: {session.hint()}", markup=False)
-                self.console.print(f"  why: {session.hint_reason()}", markup=False)
+                self.console.print(self.words.told(f"Hint: {session.hint()}"), markup=False)
+                self.console.print(self.words.told(f"  why: {session.hint_reason()}"), markup=False)
                 continue
             if command == "log":
                 for item in session.deal_lines():
@@ -117,7 +123,7 @@ class LineGame:
             if command == "score":
                 self.console.print(self.score_sheet())
                 continue
-            if not command:
+            if command in ("table", ""):
                 self.render()
                 continue
             try:
@@ -127,7 +133,7 @@ class LineGame:
                     continue
                 session.play(action)
             except BiribaError as exc:
-                self.console.print(Text(f"Not allowed: {exc}", style="bold red"))
+                self.console.print(Text(f"Not allowed: {self.words.told(str(exc))}", style="bold red"))
                 continue
             return True
 
@@ -146,10 +152,12 @@ class LineGame:
         return answer.strip().lower() not in ("quit", "exit", "q")
 
     # ----------------------------------------------------------- drawing
+    def moment(self) -> tuple[int, int]:
+        return len(self.session.match.deals), self.session.view().turn
+
     def render(self) -> None:
-        """The whole table, as you see it, then everything since your previous turn."""
+        """The whole table, as you see it, with everything since your previous turn."""
         session = self.session
-        self.console.print()
         render_view(
             self.console,
             self.words,
@@ -158,8 +166,20 @@ class LineGame:
             deal_number=len(session.match.deals),
             story=[line.text for line in session.since_your_turn()],
             fresh=session.fresh,
-            plain=self.plain,
         )
+        self.shown = len(session.lines)
+        self.turn_shown = self.moment()
+
+    def show_changes(self) -> None:
+        """Within your turn: what happened since the last print (your action) and your hand now."""
+        session = self.session
+        for line in session.lines[self.shown :]:
+            self.console.print(line.text)
+        self.shown = len(session.lines)
+        self.console.print(hand_line(self.words, session.view(), session.fresh))
+        note = self.words.kept_single(session.view())
+        if note:
+            self.console.print(note)
 
     def score_sheet(self) -> RichTable:
         return score_sheet(self.words, self.session.score_sheet(), self.box)
@@ -180,7 +200,7 @@ class LineGame:
         else:
             verdict = f"{' and '.join(words.team_label(t) for t in winners)} win the match."
         totals = ", ".join(f"{words.team_label(t)} {match.totals[t]}" for t in words.team_order())
-        self.console.print(Panel(Text(f"{verdict}  Final totals: {totals}", style="bold"), box=self.box))
+        self.console.print(Text(f"{verdict}  Final totals: {totals}", style="bold"))
         self.console.print(f"Match seed {match.seed}: 'biriba play --seed {match.seed}' deals the same cards.")
 
 
@@ -192,79 +212,79 @@ def render_view(
     deal_number: int | None = None,
     story: Sequence[Text] = (),
     fresh: Counter[int] | None = None,
-    plain: bool = False,
 ) -> None:
-    """Print a seat's view of the table, as the line mode draws it (also ``biriba view --text``)."""
+    """Print a seat's view of the table, as the line mode draws it (also ``biriba view --text``).
+
+    Plain lines, no boxes: what a screen reader reads aloud and a log keeps,
+    each line as long as it needs (the terminal, not the game, wraps it).
+    """
     rules = view.rules
     you = words.you
     ours = rules.team_of[you]
-    frame = box.ASCII if plain else box.ROUNDED
-    deal = f"Deal {deal_number}   " if deal_number is not None else ""
-    header = Text(f"{deal}{words.match_line(totals)}", style="bold")
-    panels = []
+    deal = f"Deal {deal_number}.  " if deal_number is not None else ""
+    lines = [Text(""), Text(f"{deal}{words.match_line(totals)}", style="bold")]
     for team in words.team_order():
         seats = rules.teams[team]
         if len(seats) > 1:
             title = f"{'Your team' if team == ours else 'Opponents'} ({', '.join(map(words.short_name, seats))})"
         else:
             title = "Your melds" if team == ours else f"{words.seat_name(seats[0])}'s melds"
-        title += f": {words.table_points(view, team)} points on the table"
-        reserve = words.reserve(view, team)
-        body = Group(Text(reserve[0].upper() + reserve[1:], style="dim"), melds_table(words, view, team))
-        panels.append(Panel(body, title=title, title_align="left", box=frame))
-    counts = "   ".join(
-        f"{words.seat_name(s)}: {n} card{'s' if n != 1 else ''}" for s, n in enumerate(view.sizes) if s != you
-    )
-    info = Text(f"Stock: {view.stock_count}   Packets left: {len(view.packet_sizes)}   ")
+        heading = Text(title, style="bold")
+        heading.append(f": {words.table_points(view, team)} points on the table, {words.reserve(view, team)}")
+        lines += [heading, *meld_lines(words, view, team)]
+    counts = ", ".join(f"{words.seat_name(s)} {n}" for s, n in enumerate(view.sizes) if s != you)
+    lines.append(Text(f"Cards in hand: {counts}"))
+    info = Text(f"Stock {view.stock_count}, packets left {len(view.packet_sizes)}.  ")
     info.append_text(words.pile(view.discard))
     if len(view.discard) > 1:
-        info.append("  (type 'pile' to see it all)", style="dim")
+        info.append(" (type 'pile' to see it all)", style="dim")
     if view.trump >= 0:
-        info.append(f"   Trump: {words.suit(view.trump)}", style="bold")
+        info.append(f".  Trump {words.suit(view.trump)}", style="bold")
+    lines.append(info)
     minimum = words.opening_minimum(view)
     if minimum:
-        info.append("\n" + minimum, style="yellow")
+        lines.append(Text(minimum, style="yellow"))
     turn = Text(f"Turn {view.turn}: ")
     if view.ended_by is not None:
         turn.append(f"the deal is over ({view.ended_by})", style="bold")
     else:
         turn.append(words.seat_name(view.to_move), style="bold")
         turn.append(" to " + ("draw or take" if view.phase == Phase.DRAW else "meld, add or discard"))
-    if view.took_single >= 0 and view.to_move == you and view.ended_by is None:
-        turn.append("  (you may not discard ", style="yellow")
-        turn.append_text(words.card(view.took_single))
-        turn.append(" this turn: R16)", style="yellow")
-    console.rule(header, characters="-" if plain else "─")
-    console.print(Group(*panels, Text(counts), info, turn))
+    turn.append_text(words.kept_single(view))
+    lines.append(turn)
     if story:
-        log = Text("\n").join(list(story))
-        console.print(Panel(log, title="Since your last turn", title_align="left", box=frame))
-    hand = hand_table(words, view, fresh or Counter())
-    console.print(Panel(hand, title=f"Your hand ({len(view.hand)})", title_align="left", box=frame))
+        lines.append(Text("Since your last turn:", style="bold"))
+        lines += [Text("  ").append_text(line) for line in story]
+    lines.append(hand_line(words, view, fresh or Counter()))
+    for line in lines:
+        console.print(line)
 
 
-def hand_table(words: Words, view: PlayerView, fresh: Counter[int]) -> RichTable:
-    """The hand by suit, the cards just drawn or taken marked."""
+def hand_line(words: Words, view: PlayerView, fresh: Counter[int]) -> Text:
+    """``Your hand (12): 7♠ 8♠  A♥ 3♥  JK``: by suit, the wilds last, the cards just drawn or taken marked."""
     left = fresh.copy()
-    table = RichTable.grid(padding=(0, 2))
-    for key, cards in words.hand_groups(view.hand):
-        label = key if key == "wild" or words.plain else f"{key} {words.suit('SHDC'.index(key))}"
-        row = Text()
-        for i, code in enumerate(cards):
-            if i:
-                row.append(" ")
-            row.append_text(words.card(code, fresh=left[code] > 0))
+    line = Text(f"Your hand ({len(view.hand)}):", style="bold")
+    for group, (_key, cards) in enumerate(words.hand_groups(view.hand)):
+        line.append(" " if group else "")
+        for code in cards:
+            line.append(" ")
+            line.append_text(words.card(code, fresh=left[code] > 0))
             if left[code]:
                 left[code] -= 1
-        table.add_row(Text(label, style="dim"), row)
-    return table
+    return line
 
 
-def melds_table(words: Words, view: PlayerView, team: int) -> RichTable:
-    table = RichTable.grid(padding=(0, 1))
-    if not view.melds[team]:
-        table.add_row(Text("no melds", style="dim"))
-    for index, meld in enumerate(view.melds[team], 1):
+def meld_lines(words: Words, view: PlayerView, team: int) -> list[Text]:
+    """A team's melds, numbered as ``add N`` counts them, their states in a column."""
+    melds = view.melds[team]
+    if not melds:
+        return [Text("  no melds", style="dim")]
+    faces = [words.meld(meld) for meld in melds]
+    width = max(face.cell_len for face in faces)
+    lines = []
+    for index, (meld, face) in enumerate(zip(melds, faces), 1):
+        line = Text(f"  {index:>2}. " if len(melds) > 9 else f"  {index}. ").append_text(face)
         style = "green" if meld.size >= view.rules.biriba_size else "dim"
-        table.add_row(Text(f"{index}.", style="dim"), words.meld(meld), Text(words.meld_state(meld), style=style))
-    return table
+        line.append(" " * (width - face.cell_len + 2)).append(words.meld_state(meld), style=style)
+        lines.append(line)
+    return lines

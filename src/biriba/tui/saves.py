@@ -4,13 +4,16 @@ Every match is saved after every action, so none is lost to a closed
 window: with ``--save FILE`` in that file, otherwise in the user's data
 directory (``platformdirs``; ``BIRIBA_DATA_DIR`` overrides it).
 ``biriba play --resume`` with no file continues the last unfinished match,
-and ``biriba play --list`` lists them.
+and ``biriba play --list`` lists them.  A file that is not a match saved by
+this program is never written over, and nothing a player types (the seed
+above all, which would show the cards) shapes the name of a save.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +22,7 @@ from typing import Any
 import platformdirs
 
 from ..errors import BiribaError
-from ..records import RECORD_FORMAT, load_json
+from ..records import RECORD_FORMAT
 
 
 class SaveError(BiribaError):
@@ -33,17 +36,29 @@ def data_dir() -> Path:
     return base / "matches"
 
 
-def autosave_path(seed: object) -> Path:
-    """A new autosave file for a match starting now."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / f"match-{stamp}-{str(seed)[:12]}.json"
+def autosave_path() -> Path:
+    """A new autosave file for a match starting now, named by the time alone."""
+    stem = f"match-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, number = data_dir() / f"{stem}.json", 1
+    while path.exists():
+        number += 1
+        path = data_dir() / f"{stem}-{number}.json"
+    return path
 
 
 def check_save_path(path: Path, force: bool) -> None:
-    """Refuse, before a match starts, a save file that cannot be written or would overwrite a match."""
+    """Refuse, before a match starts, a save file that cannot be written or would overwrite a file.
+
+    Only a match saved by this program may be written over, and only with ``force``.
+    """
     if path.is_dir():
         raise SaveError(f"--save {path}: that is a folder; name a file, e.g. {path / 'match.json'}")
-    if path.exists() and not force and _is_record(path):
+    if path.exists() and not _is_record(path):
+        raise SaveError(
+            f"--save {path}: that file is not a match saved by biriba, and it is left as it is"
+            f"{' (--force writes only over a saved match)' if force else ''}; name a new file"
+        )
+    if path.exists() and not force:
         raise SaveError(
             f"--save {path}: a saved match is already there; continue it with 'biriba play --resume {path}',"
             " or add --force to start over in it"
@@ -57,56 +72,89 @@ def check_save_path(path: Path, force: bool) -> None:
 def write_atomically(path: Path, data: dict[str, Any]) -> None:
     """Write the record so that a crash leaves the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data) + "\n")
-    tmp.replace(path)
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w") as tmp:
+            tmp.write(json.dumps(data) + "\n")
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
 
 
 def _is_record(path: Path) -> bool:
     try:
-        data = load_json(path)
+        return _read(path) is not None
     except BiribaError:
         return False
-    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    """The saved match in ``path``, or None for another kind of file; SaveError says why it cannot be read."""
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise SaveError(exc.strerror or str(exc)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise SaveError("not JSON: cut short or damaged") from None
+    return data if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
 
 
 @dataclass(frozen=True)
 class SavedMatch:
-    """One saved match, as ``biriba play --list`` shows it."""
+    """One saved match, as ``biriba play --list`` shows it; ``problem`` says why a file cannot be read."""
 
     path: Path
     modified: float
-    rules: str
-    deals: int
-    totals: tuple[int, ...]
-    over: bool
+    rules: str = ""
+    deals: int = 0
+    totals: tuple[int, ...] = ()
+    over: bool = False
+    problem: str | None = None
 
     def line(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
+        if self.problem is not None:
+            return f"{when}  cannot be read: {self.problem}  {self.path}"
         state = "over" if self.over else "unfinished"
         totals = " - ".join(map(str, self.totals)) or "no deal yet"
-        return f"{when}  {self.rules:14} {self.deals:2} deal(s)  {totals:15} {state:10}  {self.path}"
+        return f"{when}  {self.rules:18} {self.deals:2} deal(s)  {totals:15} {state:10}  {self.path}"
 
 
 def saved_matches() -> list[SavedMatch]:
-    """The autosaved matches, newest first (a file that is no record is skipped)."""
+    """The autosaved matches, newest first, with the files of the folder that cannot be read."""
     folder = data_dir()
     out = []
     for path in folder.glob("*.json") if folder.is_dir() else []:
+        modified = path.stat().st_mtime
         try:
-            data = load_json(path)
-        except BiribaError:
+            data = _read(path)
+        except BiribaError as exc:
+            out.append(SavedMatch(path, modified, problem=str(exc)))
             continue
-        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        if data is None:
+            out.append(SavedMatch(path, modified, problem="not a match saved by biriba"))
             continue
         rules = data.get("rules", "classic")
         name = rules if isinstance(rules, str) else str(rules.get("name", "custom"))
         deals = data.get("deals", [])
         over = "winners" in data or "winner" in data
-        out.append(SavedMatch(path, path.stat().st_mtime, name, len(deals), tuple(data.get("totals", ())), over))
+        out.append(SavedMatch(path, modified, name, len(deals), tuple(data.get("totals", ())), over))
     return sorted(out, key=lambda m: m.modified, reverse=True)
 
 
 def last_unfinished() -> Path | None:
-    """The newest autosaved match that is not over."""
-    return next((m.path for m in saved_matches() if not m.over), None)
+    """The newest autosaved match that is not over.
+
+    Raises :class:`SaveError` when a newer save cannot be read: going on with
+    an older match without a word would look like a lost one.
+    """
+    for match in saved_matches():
+        if match.problem is not None:
+            raise SaveError(
+                f"the newest save, {match.path}, cannot be read ({match.problem}); move it away, or name the"
+                " match to continue: 'biriba play --resume FILE' ('biriba play --list' lists them)"
+            )
+        if not match.over:
+            return match.path
+    return None

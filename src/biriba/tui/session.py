@@ -35,6 +35,8 @@ from .words import KIND_WORDS, SEAT_NAMES, Words
 YOU = 0
 #: The longest line read as an action (a meld or an add holds at most 13 cards).
 LINE_LIMIT = 200
+#: The one-letter actions, as the full-screen table's keys: ``x 9C`` discards the 9C.
+SHORT_WORDS = {"d": "draw", "t": "take", "p": "pass", "m": "meld", "a": "add", "x": "discard"}
 
 
 @dataclass
@@ -81,7 +83,7 @@ class Session:
         if save is not None:
             check_save_path(save, force)
         match = Match(rules, [name, *SEAT_NAMES[rules.seats][1:]], seed=seed)
-        session = cls._at_table(match, bot_kinds, save or autosave_path(seed), plain, think_ms)
+        session = cls._at_table(match, bot_kinds, save or autosave_path(), plain, think_ms)
         session.save()
         return session
 
@@ -189,20 +191,25 @@ class Session:
         return event
 
     def parse(self, text: str) -> Action:
-        """Your typed action in the notation (commas separate too), canonical."""
+        """Your typed action in the notation (commas separate too; ``x 9C``, ``m ...``, ``a 2 ...`` and ``d``,
+        ``t``, ``p`` as the keys of the full screen), canonical."""
         deal = self.match.current
         if deal is None:
             raise NotationError("no deal is in progress")
         line = " ".join(text.replace(",", " ").split())
         if len(line) > LINE_LIMIT:
             raise NotationError(f"notation: an action is at most {LINE_LIMIT} characters, this line has {len(line)}")
-        short = {"d": "draw", "t": "take", "p": "pass"}.get(line.lower(), line)
-        return deal.parse_action(short)
+        first, _, rest = line.partition(" ")
+        word = SHORT_WORDS.get(first.lower(), first)
+        return deal.parse_action(f"{word} {rest}" if rest else word)
 
     def needs_confirm(self, action: Action) -> str | None:
-        """A question to ask before a move players often regret: the last card discarded without going out."""
+        """A question to ask before a move players often regret: the last card discarded without going out,
+        when adding it to a meld instead would take the reserve and play on (no question when it would not)."""
         deal = self.match.current
         if deal is None or action.kind != "discard" or deal.sizes[YOU] != 1:
+            return None
+        if not any(other.kind in ("meld", "add") for other in deal.legal_actions()):
             return None
         trial = deal.clone()
         outcome = trial.apply(action)
@@ -211,7 +218,7 @@ class Session:
         if outcome.reserve == Pickup.DISCARD:
             return (
                 "Discarding your last card takes your reserve packet, but you play it only next turn"
-                " (melding your last cards instead would let you play on now). Discard it?"
+                " (adding it to a meld instead would let you play on now). Discard it?"
             )
         return None
 

@@ -7,6 +7,8 @@ here is built from a seat's view and the events that seat may see.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -36,43 +38,57 @@ PART_NAMES = {
     "cut": "dealer's cut",
     "total": "deal total",
 }
+#: A card in the notation inside the engine's words (a refusal, a hint): rank and suit letter.
+CARD_IN_TEXT = re.compile(r"\b([A2-9TJQK])([SHDC])\b")
 #: The words of each part of a turn, for prompts that list only what is legal now.
 KIND_WORDS = {"draw": "draw", "take": "take", "pass": "pass", "meld": "meld", "add": "add", "discard": "discard"}
 
 
+#: The help's width: it fits the full screen's dialog at 80 columns without the terminal wrapping a line.
+HELP_WIDTH = 62
+
+
 def help_text(keys: bool) -> str:
-    """The help, with the full-screen keys when ``keys`` (rich markup)."""
-    bots = "\n".join(f"  {name:8} {words}" for name, words in BOT_HELP.items())
-    quick = (
-        """
-[b]Keys[/b] (the full-screen table)
-  left/right move in your hand   space select a card   esc clear the selection
-  d draw   t take   p pass       m meld the selected   a then 1-9 add them to meld N
-  x discard the selected card    h hint   l log   s score sheet   ? help   q quit
-  : or tab  type an action in the notation (enter plays it, esc goes back)"""
-        if keys
-        else ""
+    """The help (rich markup): the full-screen keys when ``keys``, else the line mode's commands."""
+    bots = "\n".join(
+        textwrap.fill(words, HELP_WIDTH, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
+        for name, words in BOT_HELP.items()
     )
-    return f"""\
-[b]Actions[/b] (upper or lower case; 10 for T, suit symbols and commas are accepted)
-  draw (d)           take the top card of the stock
-  take (t)           take the whole discard pile
-  pass (p)           only when the stock is empty
-  meld 3H 4H 5H      lay a new meld (a run's wild may name its slot: JK=6H)
-  add 2 7S 8S        add cards to your team's meld number 2
-  add 1 6H wild=low  ... and send the wild that 6H replaces to the low end
-  discard 9C         end your turn
+    if keys:
+        how = """
+[b]Keys[/b]
+  left/right  move in your hand   space  pick a card
+  esc         clear the picks     d t p  draw, take, pass
+  m           meld the picked     a 1-9  add them to meld N
+  x           discard the picked  h      hint
+  l           the deal so far     s      the score sheet
+  ?           this help           q      quit
+  : or tab    type an action (enter plays it, esc goes back)"""
+    else:
+        how = """
 [b]Commands[/b]
-  help   this text               pile   the whole discard pile
-  legal  every legal action      hint   what the hard bot would do, and why
-  log    the whole deal so far   score  the score sheet of the match
-  quit   stop; the match is saved and 'biriba play --resume' goes on{quick}
+  table  the whole table again   pile   the whole discard pile
+  legal  every legal action      hint   the hard bot's move
+  log    the whole deal so far   score  the score sheet
+  help   this text               quit   stop (it is saved)"""
+    return f"""\
+[b]Actions[/b] (any case; 10 for T; suit symbols, commas work)
+  draw (d)            take the top card of the stock
+  take (t)            take the whole discard pile
+  pass (p)            only when the stock is empty
+  meld 3H 4H 5H (m)   lay a new meld; a run's wild may name
+                      its slot: meld 5H 6H JK=4H
+  add 2 7S 8S (a)     add cards to your team's meld 2
+  add 1 6H wild=low   ... the wild 6H replaces goes low
+  discard 9C (x 9C)   end your turn{how}
 [b]Bots[/b] (biriba play --bots KIND,KIND,...)
 {bots}
-[b]In brief[/b]: draw or take, meld, discard; keep 2 cards after melding.
-A meld of 7+ cards is a biriba.  With one, your team may empty a hand to
-take its reserve packet; with the reserve taken, discarding your last
-card goes out and ends the deal.  Full rules: docs/rules.md"""
+[b]In brief[/b]: draw or take, meld, discard; keep 2 cards
+after melding.  A meld of 7+ cards is a biriba.  With one,
+your team may empty a hand to take its reserve packet; with
+the reserve taken, discarding your last card goes out and
+ends the deal.  'biriba play --resume' goes on after a quit.
+Full rules: docs/rules.md"""
 
 
 class Words:
@@ -94,12 +110,19 @@ class Words:
     def short_name(self, seat: int) -> str:
         return "You" if seat == self.you else SEAT_NAMES[self.rules.seats][seat]
 
-    def team_label(self, team: int) -> str:
-        """``Us`` for your side (``You`` alone), else its players' names."""
+    def initials(self, seat: int) -> str:
+        """``SE`` for South-east, ``You`` for you: a seat's name where six must share a line."""
+        if seat == self.you:
+            return "You"
+        return "".join(word[0].upper() for word in SEAT_NAMES[self.rules.seats][seat].split("-"))
+
+    def team_label(self, team: int, short: bool = False) -> str:
+        """``Us`` for your side (``You`` alone), else its players' names (``short``: their initials)."""
         rules = self.rules
         if team == rules.team_of[self.you]:
             return "Us" if len(rules.teams[team]) > 1 else "You"
-        return " & ".join(SEAT_NAMES[rules.seats][s] for s in rules.teams[team])
+        name = self.initials if short else self.short_name
+        return ("&" if short else " & ").join(name(s) for s in rules.teams[team])
 
     def team_order(self) -> list[int]:
         """Your team first, then the others in seat order."""
@@ -137,6 +160,12 @@ class Words:
                 out.append(" ")
             out.append_text(self.card(code, slots[i] if i < len(slots) else -1))
         return out
+
+    def told(self, text: str) -> str:
+        """The engine's words (a refusal, a hint, its reason) with the cards as the table shows them: K♥ for KH."""
+        if self.plain:
+            return text
+        return CARD_IN_TEXT.sub(lambda m: m[1] + SUIT_SYMBOLS[SUITS.index(m[2])], text)
 
     def suit(self, suit: int) -> str:
         return SUITS[suit] if self.plain else SUIT_SYMBOLS[suit]
@@ -201,9 +230,9 @@ class Words:
             text.append_text(self.card(pile[-1]))
         return text
 
-    def match_line(self, totals: Sequence[int], compact: bool = False) -> str:
+    def match_line(self, totals: Sequence[int], compact: bool = False, short: bool = False) -> str:
         rules = self.rules
-        parts = [f"{self.team_label(t)} {totals[t]}" for t in self.team_order()]
+        parts = [f"{self.team_label(t, short)} {totals[t]}" for t in self.team_order()]
         if compact:
             goal = f"above {rules.target}" if rules.target_rule == TargetRule.EXCEED else f"to {rules.target}"
             return f"{'  '.join(parts)} (first {goal})"
@@ -223,6 +252,15 @@ class Words:
             return ""
         so_far = f" (so far {view.opening_value})" if view.my_turn and view.opening_value else ""
         return f"Your team's first melding must be worth {minimum} points{so_far}."
+
+    def kept_single(self, view: PlayerView) -> Text:
+        """R16's reminder while the single card you took from the pile is in your hand (empty once it is not)."""
+        if view.took_single < 0 or not view.my_turn or view.took_single not in view.hand:
+            return Text("")
+        text = Text("  you may not discard ", style="yellow")
+        text.append_text(self.card(view.took_single))
+        text.append(" this turn (R16)", style="yellow")
+        return text
 
     # --------------------------------------------------------- events
     def describe(self, view: PlayerView, outcome: Outcome) -> Text:
@@ -281,7 +319,8 @@ class Words:
     def deal_start(self, view: PlayerView, number: int) -> str:
         first = "you play" if view.to_move == self.you else f"{self.seat_name(view.to_move)} plays"
         deals = "you deal" if view.dealer == self.you else f"{self.seat_name(view.dealer)} deals"
-        return f"Deal {number}: {deals}; {first} first.{self.cut(view)}"
+        seat = SEAT_NAMES[self.rules.seats][self.you]
+        return f"Deal {number}: you sit {seat}; {deals}; {first} first.{self.cut(view)}"
 
     def cut(self, view: PlayerView) -> str:
         """The dealer's cut, when the rules pay for it (options cut_bonus, bottom_wilds; rules D22)."""
