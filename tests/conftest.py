@@ -34,6 +34,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.line(line)
 
 
+@pytest.fixture(autouse=True)
+def _data_dir_of_the_test(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test writes into the user's data folder (the terminal game's autosaves, the web game's store)."""
+    monkeypatch.setenv("BIRIBA_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
 async def _admin(sql: str) -> None:
     import asyncpg
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -38,8 +39,15 @@ def run(*command: str | Path, timeout: float = 600, **kwargs: object) -> subproc
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the sources: the checkout's compiled engine, caches and build folders
+    stay out of it, and the other tests' workers writing their caches meanwhile cannot disturb the build."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    leave = shutil.ignore_patterns("__pycache__", "*.so", ".compiled.json", "*.egg-info", "build")
+    shutil.copytree(ROOT / "src", source / "src", ignore=leave)
     folder = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, ROOT)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, source)
     (built,) = folder.glob("biriba-*.whl")
     return built
 

@@ -50,7 +50,7 @@ def test_help_lists_the_bot_kinds_and_the_keys() -> None:
     text = help_text(keys=True)
     assert "greedy" in text and "random" in text and "space  pick a card" in text and "h      hint" in text
     lines = help_text(keys=False)
-    assert "space  pick" not in lines and "table  the whole table" in lines
+    assert "space  pick" not in lines and "table   the whole table" in lines
     for keys in (True, False):  # no line the full screen's dialog would wrap at 80 columns
         assert max(len(line) for line in Text.from_markup(help_text(keys)).plain.splitlines()) <= HELP_WIDTH
 

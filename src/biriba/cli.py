@@ -426,6 +426,17 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ play
+#: What a saved match fixes, so ``play --resume`` refuses it: (the flag, its attribute).
+_RESUME_FIXES = (
+    ("--rules", "rules"),
+    ("--set", "set"),
+    ("--seed", "seed"),
+    ("--name", "name"),
+    ("--save", "save"),
+    ("--force", "force"),
+)
+
+
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -475,17 +486,6 @@ def _play(args: argparse.Namespace) -> int:
         )
     except SaveError as exc:
         raise Misuse(str(exc)) from None
-
-
-#: What a saved match fixes, so ``play --resume`` refuses it: (the flag, its attribute).
-_RESUME_FIXES = (
-    ("--rules", "rules"),
-    ("--set", "set"),
-    ("--seed", "seed"),
-    ("--name", "name"),
-    ("--save", "save"),
-    ("--force", "force"),
-)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -101,7 +101,7 @@ class LineGame:
                 if self.confirm("Quit now?"):
                     return False
                 continue
-            if command in ("help", "?", "h"):
+            if command in ("help", "?"):
                 self.console.print(help_text(keys=False))
                 continue
             if command == "pile":
@@ -112,15 +112,15 @@ class LineGame:
                 self.console.print(f"{len(actions)} legal actions:")
                 self.console.print("  " + "\n  ".join(actions), markup=False)
                 continue
-            if command == "hint":
+            if command in ("hint", "h"):
                 self.console.print(self.words.told(f"Hint: {session.hint()}"), markup=False)
                 self.console.print(self.words.told(f"  why: {session.hint_reason()}"), markup=False)
                 continue
-            if command == "log":
+            if command in ("log", "l"):
                 for item in session.deal_lines():
                     self.console.print(item.text)
                 continue
-            if command == "score":
+            if command in ("score", "s"):
                 self.console.print(self.score_sheet())
                 continue
             if command in ("table", ""):

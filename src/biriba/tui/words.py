@@ -66,11 +66,11 @@ def help_text(keys: bool) -> str:
   : or tab    type an action (enter plays it, esc goes back)"""
     else:
         how = """
-[b]Commands[/b]
-  table  the whole table again   pile   the whole discard pile
-  legal  every legal action      hint   the hard bot's move
-  log    the whole deal so far   score  the score sheet
-  help   this text               quit   stop (it is saved)"""
+[b]Commands[/b] (or the full screen's key: h, l, s, ?, q)
+  table   the whole table        pile   the whole discard pile
+  legal   every legal action     hint   the hard bot's move
+  log     the whole deal so far  score  the score sheet
+  help    this text              quit   stop; it is saved"""
     return f"""\
 [b]Actions[/b] (any case; 10 for T; suit symbols, commas work)
   draw (d)            take the top card of the stock
