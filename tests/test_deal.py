@@ -407,14 +407,14 @@ def test_R30_take_is_legal_when_a_way_to_finish_exists() -> None:
     assert texts(deal) == ["draw", "take"]
 
 
-def test_a_minimum_meld_longer_than_a_hand_leaves_only_discards() -> None:
-    """Option min_meld above 15 once crashed the listing: its memo's byte tables stopped at 15."""
-    rules = CLASSIC.replace(min_meld=17, biriba_size=17)
+def test_the_longest_minimum_meld_lists_only_melds_that_long() -> None:
+    """Option min_meld above 15 once crashed the listing; it is 3 to 5 now, and 5 lists melds of five or more."""
+    rules = CLASSIC.replace(min_meld=5)
     deal = Deal.shuffled(seed=3, rules=rules)
     deal.apply(deal.parse_action("draw"))
-    actions = list(deal.legal_actions())
-    assert actions
-    assert {a.kind for a in actions} == {"discard"}
+    assert all(len(a.cards) >= 5 for a in deal.legal_actions() if a.kind == "meld")
+    with pytest.raises(ValueError, match="min_meld: 3 to 5, not 6"):
+        CLASSIC.replace(min_meld=6)
 
 
 def test_outcomes_are_made_with_every_field_of_outcome_and_its_defaults() -> None:

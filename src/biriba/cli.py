@@ -24,7 +24,17 @@ from .deal import Deal
 from .errors import BiribaError
 from .records import load_json, position_from_json, position_to_json
 from .replay import load_match, replay_record
-from .rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS, Rules, format_option, preset
+from .rules import (
+    OPTION_HELP,
+    OPTION_LIMITS,
+    OPTION_NAMES,
+    PRESET_HELP,
+    PRESETS,
+    Rules,
+    format_option,
+    preset,
+    range_words,
+)
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
 
@@ -413,7 +423,8 @@ def _rules(args: argparse.Namespace) -> int:
             print(f"  {name:{width}} {PRESET_HELP.get(name, '')}")
         print("Options:")
         for name in OPTION_NAMES:
-            print(f"  {name:25} {OPTION_HELP[name]}")
+            limits = f" ({range_words(name)})" if name in OPTION_LIMITS else ""
+            print(f"  {name:25} {OPTION_HELP[name]}{limits}")
         return 0
     rules = _rules_arg(args.preset or "classic", args.set)
     base = preset(args.preset or "classic")

@@ -217,28 +217,29 @@ class Rules:
                 if value not in set(choice):
                     raise NotationError(f"{option} must be one of {', '.join(choice)}, not {_short(str(value))!r}")
                 object.__setattr__(self, option, choice(value))
-        if not 2 <= self.seats <= 6:
-            raise NotationError("seats: 2 to 6 players")
+        for option, (low, high) in OPTION_LIMITS.items():
+            numbers = _numbers(getattr(self, option))
+            if any(not low <= n <= high for n in numbers):
+                raise NotationError(f"{option}: {range_words(option)}, not {format_option(getattr(self, option))}")
+        for option, most in OPTION_LENGTHS.items():
+            if len(getattr(self, option)) > most:
+                raise NotationError(f"{option}: at most {most} items")
         if self.partnerships and self.seats not in (4, 6):
             raise NotationError(
                 f"partnerships need 4 or 6 seats (partners opposite): for {self.seats} players alone, set"
                 " partnerships=false as well (--set partnerships=false)"
             )
-        if not 1 <= self.packs <= 15:
-            raise NotationError("packs: 1 to 15")
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1
         if dealt >= self.deck_size:
             raise NotationError(f"the deal needs {dealt} cards and a stock, but the deck has {self.deck_size}")
-        if self.min_meld < 3 or self.biriba_size < self.min_meld:
-            raise NotationError("min_meld is at least 3 and biriba_size at least min_meld")
+        if self.biriba_size < self.min_meld:
+            raise NotationError("biriba_size is at least min_meld")
         if self.dealer_step not in (1, -1):
             raise NotationError("dealer_step is 1 (to the right) or -1 (to the left)")
         if self.wild_melds and not self.twos_wild and self.jokers < self.min_meld:
             raise NotationError("wild_melds needs enough wilds for a meld")
         if self.closure_run_and_set and not self.sets:
             raise NotationError("closure_run_and_set needs a set on the table, but sets=false melds runs only")
-        if any(points < 0 for points in self.cut_bonus):
-            raise NotationError("cut_bonus: points for an exact cut, one card off, ... (none below 0)")
 
     # ---- derived data, computed once per configuration ----
     @cached_property
@@ -422,7 +423,7 @@ CHOICES: dict[str, type[StrEnum]] = {
 
 #: One line per option, for ``biriba rules`` and the docs.
 OPTION_HELP: dict[str, str] = {
-    "seats": "number of players, 2 to 6",
+    "seats": "number of players",
     "partnerships": "true: partners opposite (4 or 6 seats); false: every player alone, with a reserve each",
     "packs": "52-card packs in the deck (a new seats value brings 3 from five players on)",
     "jokers": "jokers in the deck (a new seats value brings 6 from five players on)",
@@ -468,6 +469,62 @@ OPTION_HELP: dict[str, str] = {
     "target_rule": "exceed: strictly above the target; reach: the target or more",
     "target_tie": "equal top totals past the target: another-deal, or shared",
 }
+
+#: The least and the greatest value of each option that holds numbers, stated once: the engine refuses
+#: anything else, ``biriba rules`` and the docs list them, and the web game's schema is made from them.
+#: For a bonus, the card values or a list, the bounds are those of each number in it.
+OPTION_LIMITS: dict[str, tuple[int, int]] = {
+    "seats": (2, 6),
+    "packs": (1, 4),
+    "jokers": (0, 12),
+    "hand_size": (5, 20),
+    "packet_size": (5, 20),
+    "cut_bonus": (0, 10_000),
+    "min_meld": (3, 5),
+    "biriba_size": (5, 13),
+    "opening_minimums": (0, 100_000),
+    "reserve_biribas": (0, 3),
+    "closure_biribas": (0, 3),
+    "card_values": (0, 1_000),
+    "run_bonus": (0, 10_000),
+    "full_run_bonus": (0, 10_000),
+    "long_run_bonus": (0, 10_000),
+    "long_run_size": (8, 13),
+    "trump_run_bonus": (0, 10_000),
+    "trump_full_run_bonus": (0, 10_000),
+    "set_bonus": (0, 10_000),
+    "ace_set_bonus": (0, 10_000),
+    "wild_meld_bonus": (0, 10_000),
+    "going_out_bonus": (0, 10_000),
+    "no_reserve_penalty": (0, 10_000),
+    "inactive_reserve_penalty": (0, 10_000),
+    "target": (1, 100_000),
+}
+#: The most items an option that is a list may hold.
+OPTION_LENGTHS: dict[str, int] = {"cut_bonus": 13, "opening_minimums": 10}
+
+
+def _numbers(value: Any) -> list[int]:
+    """Every number an option's value holds (a bonus's points, the card values, a list's items)."""
+    if value is None or isinstance(value, str):
+        return []
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, Bonus):
+        return [value.clean, value.dirty, *(value.in_hand or ())]
+    if isinstance(value, CardValues):
+        return list(dataclasses.astuple(value))
+    return [n for item in value for n in _numbers(item)]
+
+
+def range_words(option: str) -> str:
+    """``2 to 6``, or ``each number 0 to 10000`` for an option that holds several (``biriba rules``, refusals)."""
+    low, high = OPTION_LIMITS[option]
+    kind = str(_TYPES[option])
+    return f"{low} to {high}" if kind.startswith("int") else f"each number {low} to {high}"
+
 
 #: One line per preset: what it is.
 PRESET_HELP: dict[str, str] = {
