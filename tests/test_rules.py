@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from biriba.errors import NotationError
 from biriba.melds import meld_bonus, parse_meld
-from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues, Rules, preset
+from biriba.rules import (
+    CLASSIC,
+    OPTION_LENGTHS,
+    OPTION_LIMITS,
+    PRESETS,
+    Bonus,
+    CardValues,
+    Rules,
+    preset,
+    range_words,
+)
 
 
 def test_classic_preset_holds_the_classic_numbers() -> None:
@@ -72,3 +85,44 @@ def test_R26_meld_bonus_table() -> None:
 def test_bad_rules_are_refused(data: object, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         Rules.from_json(data)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("option", list(OPTION_LIMITS))
+def test_D35_every_option_is_refused_one_past_its_limits(option: str) -> None:
+    low, high = OPTION_LIMITS[option]
+    current = getattr(CLASSIC, option)
+    for outside in (low - 1, high + 1):
+        value = _with_every_number(current, outside, option)
+        with pytest.raises(NotationError, match=rf"^{option}: .*{low} to {high}, not "):
+            CLASSIC.replace(**{option: value})
+        assert CLASSIC.with_options([]) == CLASSIC  # nothing changed
+    for inside in (low, high):
+        value = _with_every_number(current, inside, option)
+        try:
+            rules = CLASSIC.replace(**{option: value})
+        except NotationError as exc:  # another rule may still refuse an extreme (a deck too small for the deal)
+            assert not str(exc).startswith(f"{option}:"), exc
+        else:
+            assert getattr(rules, option) == value
+
+
+def _with_every_number(current: object, number: int, option: str) -> object:
+    """A value of the option's kind holding ``number`` wherever it holds a number."""
+    if option == "card_values":
+        return CardValues(number, number, number, number, number)
+    if option == "cut_bonus":
+        return (number, number)
+    if option == "opening_minimums":
+        return ((number, number, number),)
+    if isinstance(current, Bonus) or (option.endswith("_bonus") and option != "going_out_bonus"):
+        return Bonus(number, number)
+    return number
+
+
+def test_D35_the_docs_list_the_limits_the_rules_module_states() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    for option in OPTION_LIMITS:
+        extra = f", at most {OPTION_LENGTHS[option]} items" if option in OPTION_LENGTHS else ""
+        assert f"| `{option}` | {range_words(option)}{extra} |" in text, option
+    listed = re.findall(r"^\| `([a-z_]+)` \| (?:each number )?-?\d+ to \d+", text, re.MULTILINE)
+    assert listed == list(OPTION_LIMITS)

@@ -28,15 +28,15 @@ def test_the_http_api_creates_lists_and_seats(tmp_path: Any) -> None:
         rules = httpx.get(url + "/api/rules").json()
         assert set(rules["presets"]) >= {"classic", "italian"} and "target" in rules["options"]
         bad = httpx.post(url + "/api/tables", json={"rules": "classic", "options": {"target": "lots"}})
-        assert bad.status_code == 400 and "target" in bad.json()["error"]
-        bad = httpx.post(url + "/api/tables", json={"rules": "classic", "seats": [PERSON]})
-        assert bad.status_code == 400 and "4 entries" in bad.json()["error"]
+        assert bad.status_code == 422 and "target" in bad.json()["error"] and bad.json()["code"] == "invalid"
+        bad = httpx.post(url + "/api/tables", json={"rules": "classic", "seats": [PERSON, PERSON]})
+        assert bad.status_code == 422 and "4 entries" in bad.json()["error"]
         table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], options={"target": 3000}, bot_delay=0)
         assert table["status"] == "open" and table["invite"] == f"{url}/t/{table['id']}"
         assert any("target: 3000" in w for w in table["rules"]["words"])
         assert [s["kind"] for s in table["seats"]] == ["person", "bot", "person", "bot"]
         assert httpx.get(f"{url}/t/{table['id']}").status_code == 200  # the page
-        assert [t["id"] for t in httpx.get(url + "/api/tables").json()] == [table["id"]]
+        assert [t["id"] for t in httpx.get(url + "/api/tables").json()["tables"]] == [table["id"]]
         token = sit(url, table["id"], 0, "Eleni")
         assert len(token) > 20
         taken = httpx.post(f"{url}/api/tables/{table['id']}/seats/0", json={"name": "Nikos"})
@@ -307,7 +307,7 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
         assert step["action"] == record["deals"][0]["actions"][4][1]
         end = httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 1, "step": step["total"]}).json()
         assert end["over"] and end["result"]["team_scores"] == record["deals"][0]["result"]["team_scores"]
-        assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 400
+        assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 422
         assert json.dumps(record)  # the download is plain JSON
 
 

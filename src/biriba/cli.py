@@ -35,6 +35,7 @@ from .rules import (
     preset,
     range_words,
 )
+from .server.config import ServerConfig
 from .simulate import DEFAULT_MAX_TURNS, simulate
 
 
@@ -188,6 +189,65 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument(
         "--db", metavar="URL", help="sqlite:///FILE or postgresql://user@host/db (default: SQLite in your data folder)"
+    )
+    limits = ServerConfig()
+    p.add_argument("--public-url", metavar="URL", help="the site's address for invite links (default: each request's)")
+    p.add_argument(
+        "--allow-origin", action="append", default=[], metavar="URL", help="another site whose pages may connect"
+    )
+    p.add_argument(
+        "--trusted-proxies",
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For is believed, comma-separated, or * (default: none)",
+    )
+    p.add_argument(
+        "--max-body",
+        type=int,
+        default=limits.max_body,
+        metavar="BYTES",
+        help="largest request body (default: %(default)s)",
+    )
+    p.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=limits.tables_per_minute,
+        metavar="N",
+        help="tables one address may create in a minute (default: %(default)s)",
+    )
+    p.add_argument(
+        "--open-tables",
+        type=int,
+        default=limits.open_tables,
+        metavar="N",
+        help="tables one address may have open or in play (default: %(default)s)",
+    )
+    p.add_argument(
+        "--unclaimed-after",
+        type=float,
+        default=limits.unclaimed_after,
+        metavar="SECONDS",
+        help="a table no person sat at expires after this long unwatched (default: %(default)s)",
+    )
+    p.add_argument(
+        "--idle-after",
+        type=float,
+        default=limits.idle_after,
+        metavar="SECONDS",
+        help="a table nobody is connected to leaves memory after this long (default: %(default)s)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=limits.workers,
+        metavar="N",
+        help="processes for hard bots' decisions (default: the cores but one, %(default)s here)",
+    )
+    p.add_argument(
+        "--cache-budget",
+        type=int,
+        default=limits.cache_budget,
+        metavar="ENTRIES",
+        help="entries the engine's caches may hold before they are cleared (default: %(default)s)",
     )
     p.set_defaults(run=_serve)
 
@@ -513,9 +573,38 @@ def _serve(args: argparse.Namespace) -> int:
         raise Misuse(str(exc)) from None
     if not 1 <= args.port <= 65535:
         raise Misuse("--port is 1..65535")
+    numbers = (
+        "max_body",
+        "tables_per_minute",
+        "open_tables",
+        "unclaimed_after",
+        "idle_after",
+        "bot_workers",
+        "cache_budget",
+    )
+    for name in numbers:
+        if getattr(args, name) < 1:
+            raise Misuse(f"--{name.replace('_', '-')} is at least 1")
+    for url in (args.public_url, *args.allow_origin):
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise Misuse(f"{url!r}: an address is http://host[:port] or https://host[:port]")
+    config = ServerConfig(
+        public_url=args.public_url,
+        origins=tuple(args.allow_origin),
+        **{name: getattr(args, name) for name in numbers},
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"biriba: the web game is at http://{shown}:{args.port}/  (store: {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    where = args.public_url or f"http://{shown}:{args.port}/"
+    print(f"biriba: the web game is at {where}  (store: {db}; Ctrl-C stops)", flush=True)
+    uvicorn.run(
+        create_app(db, config),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        proxy_headers=args.trusted_proxies is not None,
+        forwarded_allow_ips=args.trusted_proxies or "",
+    )
     return 0
 
 

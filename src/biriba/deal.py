@@ -25,6 +25,7 @@ from itertools import compress
 from threading import Lock
 from typing import Any, Final
 
+from . import caches
 from .actions import DISCARDS, DRAW, PASS, TAKE, Action
 from .cards import JOKER, KINDS, NAMES, card_name, cards_of, counts_of, deck_counts, full_deck, rank_of, suit_of
 from .dealing import deal_order
@@ -924,6 +925,9 @@ def _make_meld_actions() -> None:
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.
 _REACHABLE: Final[dict[tuple[object, ...], bool]] = {}
+caches.register("meld actions", lambda: len(_MELD_ACTIONS), _MELD_ACTIONS.clear)
+caches.register("add actions", lambda: sum(map(len, _ADD_ACTIONS)), _ADD_ACTIONS.clear)
+caches.register("openings reachable", lambda: len(_REACHABLE), _REACHABLE.clear)
 
 
 class LegalActions:

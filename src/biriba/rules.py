@@ -563,6 +563,18 @@ def _from_data(key: str, value: Any) -> Any:
     return value
 
 
+def option_value(key: str, value: Any) -> Any:
+    """An option's value from JSON: its ``--set`` text (``"400/200"``), or its JSON form (a number, a list...)."""
+    if key not in OPTION_NAMES:
+        raise NotationError(f"no such option {_short(key)!r}; 'biriba rules' lists them")
+    if isinstance(value, str) and key not in CHOICES:
+        return parse_option(key, value)
+    try:
+        return _from_data(key, value)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise NotationError(f"{key}: {exc}") from None
+
+
 def parse_option(key: str, text: str) -> Any:
     """Parse one ``--set`` value: ``true``, ``3000``, ``400/200``, ``400/200/600/300``, ``50,20,20,10,5``..."""
     kind = str(_TYPES[key])

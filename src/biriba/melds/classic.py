@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import Final
 
+from .. import caches
 from ..rules import Rules
 from .memo import RANK_COUNTS, RANK_TOTALS, SUIT_COUNTS, Memos, Numbered, hand_keys, remember
 from .types import (
@@ -58,6 +59,10 @@ _GROUPS: Final = Memos()
 _ADDS: Final[dict[tuple[object, ...], tuple[int, ...]]] = {}
 #: The group of a suit or rank that gives no meld.
 NO_GROUP: Final[Group] = ()
+caches.register("meld table", lambda: len(MELD_TABLE.values), MELD_TABLE.clear)
+caches.register("add table", lambda: len(ADD_TABLE.values), ADD_TABLE.clear)
+caches.register("meld groups", lambda: _GROUPS.size, _GROUPS.clear)
+caches.register("classic adds", lambda: len(_ADDS), _ADDS.clear)
 
 
 def _listed(counts: Sequence[int]) -> list[int]:

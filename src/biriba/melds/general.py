@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import Final
 
+from .. import caches
 from ..rules import Rules
 from .memo import RANK_COUNTS, SUIT_COUNTS, remember
 from .types import (
@@ -79,6 +80,8 @@ def _fewest_wild_twos(found: list[tuple[Meld, tuple[int, ...], int]]) -> list[Me
 
 _MELDS: Final[dict[tuple[object, ...], tuple[Meld, ...]]] = {}
 _ADDS: Final[dict[tuple[object, ...], tuple[AddOption, ...]]] = {}
+caches.register("general melds", lambda: len(_MELDS), _MELDS.clear)
+caches.register("general adds", lambda: len(_ADDS), _ADDS.clear)
 
 
 def general_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:

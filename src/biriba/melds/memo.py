@@ -92,6 +92,10 @@ class Memos:
         self.size += 1
         return found
 
+    def clear(self) -> None:
+        self.tables.clear()
+        self.size = 0
+
 
 class Numbered(Generic[T]):
     """Values told apart by number, each made once, so that a remembered list of them is a flat tuple of numbers.
@@ -102,9 +106,10 @@ class Numbered(Generic[T]):
     melds made those collections the slowest moments of a search, and
     making each list's melds anew was most of a miss's cost.
 
-    A table is never cleared (a listing in progress holds numbers): it grows
-    to the melds and adds play has met, at most every one the cards allow
-    (after 3,000 random classic deals some 75,000 adds).
+    A table grows to the melds and adds play has met, at most every one the
+    cards allow (after 3,000 random classic deals some 75,000 adds); the
+    registry of caches (:mod:`biriba.caches`) clears it with the memos that
+    hold its numbers, at a moment when no listing is under way.
     """
 
     __slots__ = ("_lock", "numbers", "values")
@@ -126,6 +131,11 @@ class Numbered(Generic[T]):
                 self.values.append(value)
                 number = self.numbers[key] = len(self.values) - 1
             return number
+
+    def clear(self) -> None:
+        with self._lock:
+            self.values = []
+            self.numbers = {}
 
 
 def remember(memo: dict[tuple[object, ...], T], key: tuple[object, ...], found: T) -> T:

@@ -2,10 +2,27 @@
 
 A front end of its own (the engine and the bots import nothing from here):
 :mod:`.app` is the HTTP API and WebSocket protocol (``docs/protocol.md``),
-:mod:`.live` the tables in play, :mod:`.store` their storage in SQLite or
-PostgreSQL, and ``static/`` the page.
+:mod:`.schema` every request and message, :mod:`.hall` the tables a server
+knows and its quotas, :mod:`.live` the tables in play, :mod:`.thinking` the
+bots' worker processes, :mod:`.store` their storage in SQLite or
+PostgreSQL, :mod:`.metrics` what ``/metrics`` reports, :mod:`.config` the
+limits, and ``static/`` the page.
 """
 
-from .app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app`` is imported when asked for, so that ``biriba.server.config`` needs no web package."""
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(name)

@@ -1,8 +1,13 @@
 """The web game's HTTP API and WebSocket endpoint (``docs/protocol.md``), as a FastAPI app.
 
-The app checks every message (its size, its form, the seat's token, the
-turn, the version, the rate) before the table does, and answers a bad one
-with an error to its sender only; the table's state never changes for it.
+Every request and message is checked against its declared schema
+(:mod:`.schema`) before a table sees it, and every refusal has the
+protocol's shape, ``{"error", "code"}`` (``"rule"`` when a rule decides),
+with its HTTP status: 400 malformed, 404 no such table, 409 taken, 413 too
+large, 422 invalid, 429 over a quota (with ``Retry-After``).  A bad
+WebSocket message gets an error to its sender only; the table's state never
+changes for it.  The page is served with a Content-Security-Policy and the
+WebSocket accepts only pages of this site (or of ``--allow-origin``).
 """
 
 from __future__ import annotations
@@ -12,21 +17,47 @@ import gc
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import TypeAdapter, ValidationError
+from starlette.exceptions import HTTPException
 
+from .. import caches
 from ..errors import BiribaError
 from ..records import position_to_json
 from ..replay import replay_record
-from ..rules import OPTION_HELP, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
-from .live import Client, Hall, LiveTable, TableError
+from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
+from .config import ServerConfig
+from .hall import Hall
+from .live import STATUS, Client, LiveTable, TableError
+from .metrics import Metrics
+from .schema import (
+    Act,
+    ClientMessage,
+    CreateTable,
+    Error,
+    Health,
+    Join,
+    Lobby,
+    Next,
+    Ping,
+    RulesCatalogue,
+    Seated,
+    SitDown,
+    TableInfo,
+    refusal,
+)
 from .store import Store
+from .thinking import Thinkers
 
 STATIC = Path(__file__).parent / "static"
 #: The largest message a client may send, in bytes (docs/protocol.md).
@@ -36,17 +67,45 @@ RATE = 20
 #: Seconds a new connection has to send ``join``.
 JOIN_WITHIN = 10.0
 #: Close codes (docs/protocol.md).
-BAD_TOKEN, NO_TABLE, NO_JOIN = 4401, 4404, 4408
+BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
+#: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self';"
+        b" connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+MESSAGES: TypeAdapter[Join | Act | Next | Ping] = TypeAdapter(ClientMessage)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Error, "description": words}
+    for status, words in (
+        (400, "malformed"),
+        (404, "no such table"),
+        (409, "taken"),
+        (413, "too large"),
+        (422, "invalid"),
+        (429, "over a quota: Retry-After says when to try again"),
+    )
+}
 
 
-def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
+def create_app(db: str | None = None, config: ServerConfig | None = None) -> FastAPI:
     """The app over the store at ``db`` (default: SQLite in the user's data folder)."""
+    config = config or ServerConfig()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(db)
-        hall = Hall(store, base_url)
-        await hall.restore()
+        caches.set_budget(config.cache_budget)
+        thinkers = Thinkers(config.workers, config.bot_queue, config.cache_budget)
+        await thinkers.start()
+        hall = Hall(store, config, thinkers)
+        hall.start()
         app.state.hall = hall
         # long-lived tables hold many small objects: collect the young ones less often, and leave
         # the start-up's objects out of the collections, so that no full collection stalls a move
@@ -56,31 +115,60 @@ def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
             yield
         finally:
             await hall.close()
+            thinkers.close()
             await store.close()
 
-    app = FastAPI(title="biriba", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="biriba",
+        summary="The web game of Biriba: tables, seats, and a WebSocket per player (docs/protocol.md).",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        max_body_size=config.max_body,
+    )
+    app.add_middleware(SecurityHeaders)
+    metrics = Metrics(lambda: gauges(app))
+    app.state.metrics = metrics
 
     def hall(request: Request | WebSocket) -> Hall:
         return request.app.state.hall  # type: ignore[no-any-return]
 
-    def refused(exc: TableError, status: int = 400) -> JSONResponse:
-        body: dict[str, Any] = {"error": str(exc), "code": exc.code}
-        if exc.rule:
-            body["rule"] = exc.rule
-        return JSONResponse(body, status_code=404 if exc.code == "no_table" else status)
+    def base(request: Request) -> str:
+        """The site's address for links: the configured public one, else this request's own host."""
+        return config.public_url or str(request.base_url)
+
+    # ---------------------------------------------------------- refusals
+    def refused(exc: TableError) -> JSONResponse:
+        metrics.refused.labels(exc.code).inc()
+        body = Error(error=str(exc), code=exc.code, rule=exc.rule).model_dump(exclude_none=True)
+        headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after is not None else None
+        return JSONResponse(body, status_code=STATUS.get(exc.code, 400), headers=headers)
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        return refused(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        malformed = any(e.get("type") == "json_invalid" for e in errors)
+        code = "bad_request" if malformed else "invalid"
+        message = "the body is not JSON" if malformed else refusal(errors)
+        return refused(TableError(code, message))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+        message = f"the body is larger than {config.max_body} bytes" if exc.status_code == 413 else str(exc.detail)
+        code = codes.get(exc.status_code, "bad_request")
+        metrics.refused.labels(code).inc()
+        return JSONResponse({"error": message, "code": code}, status_code=exc.status_code, headers=exc.headers)
 
     async def live_table(request: Request, table_id: str) -> LiveTable:
         live = await hall(request).get(table_id)
         if live is None:
             raise TableError("no_table", f"no table {table_id!r}")
         return live
-
-    def with_base(request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        """Make the invite link absolute (the server learns its address from its first request)."""
-        learn(request.app.state.hall, str(request.base_url))
-        if data["invite"].startswith("/"):
-            data["invite"] = hall(request).base_url + data["invite"]
-        return data
 
     # --------------------------------------------------------------- pages
     @app.get("/", include_in_schema=False)
@@ -89,8 +177,9 @@ def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     # ----------------------------------------------------------------- API
-    @app.get("/api/rules")
+    @app.get("/api/rules", response_model=RulesCatalogue)
     async def rules() -> dict[str, Any]:
+        """The presets and options, as ``biriba rules`` lists them, with each option's limits."""
         presets = {
             name: {
                 "help": PRESET_HELP.get(name, ""),
@@ -99,110 +188,109 @@ def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
             for name, preset in PRESETS.items()
         }
         options = {
-            name: {"help": OPTION_HELP[name], "value": format_option(getattr(PRESETS["classic"], name))}
+            name: {
+                "help": OPTION_HELP[name],
+                "value": format_option(getattr(PRESETS["classic"], name)),
+                "limits": OPTION_LIMITS.get(name),
+            }
             for name in OPTION_NAMES
         }
         return {"presets": presets, "options": options}
 
-    @app.post("/api/tables")
-    async def create(request: Request) -> JSONResponse:
-        try:
-            spec = await request.json()
-        except ValueError:
-            return refused(TableError("bad_request", "the body is not JSON"))
-        if not isinstance(spec, dict):
-            return refused(TableError("bad_request", "the body is a JSON object"))
-        try:
-            live = await hall(request).create(spec)
-        except TableError as exc:
-            return refused(exc)
-        return JSONResponse(with_base(request, live.info()), status_code=201)
+    @app.post("/api/tables", status_code=201, response_model=TableInfo, responses=ERRORS)
+    async def create(request: Request, spec: CreateTable) -> dict[str, Any]:
+        """Create a table; its info holds ``invite``, the link to share."""
+        address = request.client.host if request.client else None
+        live = await hall(request).create(spec, address)
+        return live.info(base(request))
 
-    @app.get("/api/tables")
-    async def lobby(request: Request, status: str = "open,playing") -> list[dict[str, Any]]:
-        wanted = tuple(s for s in status.split(",") if s in ("open", "playing", "over")) or ("open", "playing")
-        rows = await hall(request).store.list_tables(wanted, limit=100)
-        out = []
-        for row in rows:
-            live = await hall(request).get(row.id)
-            if live is not None:
-                out.append(with_base(request, live.info()))
-        return out
+    @app.get("/api/tables", response_model=Lobby, responses=ERRORS)
+    async def lobby(
+        request: Request,
+        status: Annotated[str, Query(pattern=r"^(open|playing|over)(,(open|playing|over)){0,2}$")] = "open,playing",
+        limit: Annotated[int, Query(ge=1, le=config.lobby_page)] = 20,
+        after: Annotated[str | None, Query(max_length=80)] = None,
+    ) -> dict[str, Any]:
+        """The tables with these statuses, the most recently active first, a page at a time."""
+        wanted = tuple(dict.fromkeys(status.split(",")))
+        tables, cursor = await hall(request).lobby(wanted, limit, after, base(request))
+        return {"tables": tables, "next": cursor}
 
-    @app.get("/api/tables/{table_id}")
-    async def table_info(request: Request, table_id: str) -> JSONResponse:
-        try:
-            live = await live_table(request, table_id)
-        except TableError as exc:
-            return refused(exc)
-        return JSONResponse(with_base(request, live.info()))
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS)
+    async def table_info(request: Request, table_id: TableId) -> dict[str, Any]:
+        live = await live_table(request, table_id)
+        return live.info(base(request))
 
-    @app.post("/api/tables/{table_id}/seats/{seat}")
-    async def sit(request: Request, table_id: str, seat: int) -> JSONResponse:
-        try:
-            live = await live_table(request, table_id)
-            try:
-                body = await request.json()
-            except ValueError:
-                body = None
-            name = body.get("name") if isinstance(body, dict) else None
-            if not isinstance(name, str) or not 1 <= len(name.strip()) <= 30:
-                raise TableError("bad_request", "name: 1 to 30 characters")
-            token = await live.sit(seat, name.strip())
-        except TableError as exc:
-            return refused(exc, 409 if exc.code == "taken" else 400)
-        return JSONResponse({"seat": seat, "token": token})
+    @app.post("/api/tables/{table_id}/seats/{seat}", response_model=Seated, responses=ERRORS)
+    async def sit(
+        request: Request, table_id: TableId, seat: Annotated[int, PathParam(ge=0, le=5)], body: SitDown
+    ) -> dict[str, Any]:
+        """Sit down at a person's free seat under a name; the token that comes back is the seat's key."""
+        live = await live_table(request, table_id)
+        return {"seat": seat, "token": await live.sit(seat, body.name)}
 
-    @app.get("/api/tables/{table_id}/record")
-    async def record(request: Request, table_id: str) -> JSONResponse:
-        try:
-            live = await live_table(request, table_id)
-        except TableError as exc:
-            return refused(exc)
-        if not live.table.match.is_over:
-            return JSONResponse({"error": "the record holds the decks: it is given once the match is over"}, 403)
-        return JSONResponse(live.table.match.to_record())
+    @app.get("/api/tables/{table_id}/record", responses={403: {"model": Error}, **ERRORS})
+    async def record(request: Request, table_id: TableId) -> JSONResponse:
+        """The game record (``biriba-record/1``) once the match is over: before, it would show the decks."""
+        match = await finished(request, table_id)
+        return JSONResponse(await in_thread(request, match.to_record))
 
-    @app.get("/api/tables/{table_id}/replay")
-    async def replay(request: Request, table_id: str, deal: int = 1, step: int = 0) -> JSONResponse:
-        try:
-            live = await live_table(request, table_id)
-        except TableError as exc:
-            return refused(exc)
-        match = live.table.match
-        if not match.is_over:
-            return JSONResponse({"error": "the replay opens once the match is over"}, 403)
-        if not 1 <= deal <= len(match.deals):
-            return JSONResponse({"error": f"deal: 1..{len(match.deals)}"}, 400)
+    @app.get("/api/tables/{table_id}/replay", responses={403: {"model": Error}, **ERRORS})
+    async def replay(
+        request: Request,
+        table_id: TableId,
+        deal: Annotated[int, Query(ge=1, le=10_000)] = 1,
+        step: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    ) -> JSONResponse:
+        """Once the match is over: deal N's position after K actions, every hand open."""
+        match = await finished(request, table_id)
+        if deal > len(match.deals):
+            raise TableError("invalid", f"deal: 1..{len(match.deals)}")
         history = match.deals[deal - 1].history
-        if not 0 <= step <= len(history):
-            return JSONResponse({"error": f"step: 0..{len(history)}"}, 400)
-        record = match.to_record()
-        record["deals"] = record["deals"][:deal]
-        record["deals"][-1] = {**record["deals"][-1], "actions": record["deals"][-1]["actions"][:step]}
-        record["deals"][-1].pop("result", None)
-        replayed = replay_record(record).deals[-1]
-        body = position_to_json(replayed)  # every hand open: the match is over
-        body.update(
-            over=replayed.is_over,
-            result=replayed.result().to_json() if replayed.is_over else None,
-            actions=step,
-            total=len(history),
-            action=str(history[step - 1][1]) if step else None,
-            seat=history[step - 1][0] if step else None,
-        )
-        return JSONResponse(body)
+        if step > len(history):
+            raise TableError("invalid", f"step: 0..{len(history)}")
+        return JSONResponse(await in_thread(request, lambda: replayed_position(match.to_record(), deal, step)))
+
+    async def finished(request: Request, table_id: str) -> Any:
+        live = await live_table(request, table_id)
+        if not live.table.match.is_over:
+            raise TableError("not_over", "the record and the replay open once the match is over: they hold the decks")
+        return live.table.match
+
+    async def in_thread(request: Request, work: Callable[[], Any]) -> Any:
+        """Engine work off the event loop (the caches are not trimmed meanwhile)."""
+        the_hall = hall(request)
+        the_hall.engine_threads += 1
+        try:
+            return await asyncio.to_thread(work)
+        finally:
+            the_hall.engine_threads -= 1
+
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Error}})
+    async def healthz(request: Request) -> Any:
+        """Up, and the store answers."""
+        try:
+            await asyncio.wait_for(hall(request).store.ping(), timeout=5)
+        except Exception as exc:
+            return JSONResponse({"error": f"the store does not answer: {exc}", "code": "store"}, status_code=503)
+        return {"status": "ok", "store": "ok", "live_tables": len(hall(request).live)}
+
+    @app.get("/metrics", response_class=Response, include_in_schema=False)
+    async def prometheus() -> Response:
+        return Response(metrics.text(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
     # ----------------------------------------------------------- WebSocket
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket, config):
+            await websocket.close(FORBIDDEN_ORIGIN, "this site's pages only")  # before accepting: a 403
+            return
         await websocket.accept()
-        learn(hall(websocket), str(websocket.base_url).replace("ws", "http", 1))
-        live = await hall(websocket).get(table_id)
+        live = await hall(websocket).get(table_id) if len(table_id) <= 32 else None
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
-        connection = Connection(websocket, live)
+        connection = Connection(websocket, live, metrics)
         await connection.run()
 
     if STATIC.is_dir():
@@ -210,20 +298,94 @@ def create_app(db: str | None = None, base_url: str = "") -> FastAPI:
     return app
 
 
-def learn(the_hall: Hall, base: str) -> None:
-    """The server's own address, from the first request, for absolute invite links."""
-    if not the_hall.base_url:
-        the_hall.base_url = base.rstrip("/")
-        for live in the_hall.live.values():
-            live.base_url = the_hall.base_url
+def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
+    """The complete position of a finished match's deal after ``step`` actions, for the replay viewer."""
+    history = record["deals"][deal - 1]["actions"]
+    record["deals"] = record["deals"][:deal]
+    record["deals"][-1] = {**record["deals"][-1], "actions": history[:step]}
+    record["deals"][-1].pop("result", None)
+    replayed = replay_record(record).deals[-1]
+    body = position_to_json(replayed)  # every hand open: the match is over
+    body.update(
+        over=replayed.is_over,
+        result=replayed.result().to_json() if replayed.is_over else None,
+        actions=step,
+        total=len(history),
+        action=history[step - 1][1] if step else None,
+        seat=history[step - 1][0] if step else None,
+    )
+    return body
+
+
+def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
+    """The numbers ``/metrics`` reads at each scrape."""
+    the_hall: Hall | None = getattr(app.state, "hall", None)
+    if the_hall is None:
+        return {}
+    thinking = the_hall.thinkers.stats if the_hall.thinkers is not None else None
+    live = the_hall.live.values()
+    numbers: dict[str, tuple[str, float]] = {
+        "live_tables": ("Tables in memory", len(the_hall.live)),
+        "connections": ("WebSocket connections", sum(len(t.clients) for t in live)),
+        "engine_cache_total": ("Entries in the engine's caches, all told", caches.total()),
+        "engine_cache_budget": ("The entries the engine's caches may hold before they are cleared", caches.budget()),
+        "engine_cache_clears": ("Times the engine's caches were cleared", caches.clears()),
+    }
+    if thinking is not None:
+        numbers.update(
+            bot_queue=("Bot decisions waiting for a worker", thinking.waiting),
+            bot_thinking=("Bot decisions being thought out", thinking.thinking),
+            bot_decisions=("Bot decisions made in workers", thinking.decisions),
+            bot_quick=("Bot decisions made at once because the queue was full", thinking.quick),
+            bot_wait_seconds=("Seconds bot decisions waited for a worker, all told", thinking.wait_seconds),
+        )
+    return {name: (words, float(value)) for name, (words, value) in numbers.items()}
+
+
+def origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
+    """A browser's WebSocket comes from a page of this site (its own host, the public URL, or an allowed origin).
+
+    Without this check any site a player visits could open a socket in the
+    player's name (cross-site WebSocket hijacking).  A client that is not a
+    browser sends no Origin, and has no one's cookies or tokens to abuse.
+    """
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = urlsplit(origin).netloc.lower()
+    own = {websocket.headers.get("host", "").lower()}
+    for url in (config.public_url, *config.origins):
+        if url:
+            own.add(urlsplit(url).netloc.lower())
+    return host in own
+
+
+class SecurityHeaders:
+    """Adds the page's security headers to every HTTP response (pure ASGI: no cost to WebSockets)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 class Connection:
     """One client's connection: join, then messages, each checked before the table sees it."""
 
-    def __init__(self, websocket: WebSocket, live: LiveTable) -> None:
+    def __init__(self, websocket: WebSocket, live: LiveTable, metrics: Metrics) -> None:
         self.websocket = websocket
         self.live = live
+        self.metrics = metrics
         self.client: Client | None = None
         self.recent: deque[float] = deque()
 
@@ -231,6 +393,7 @@ class Connection:
         await self.websocket.send_text(json.dumps(message))
 
     async def error(self, code: str, message: str, rule: str | None = None) -> None:
+        self.metrics.refused.labels(code).inc()
         body = {"type": "error", "code": code, "message": message}
         if rule:
             body["rule"] = rule
@@ -259,25 +422,20 @@ class Connection:
                 raise WebSocketDisconnect(NO_JOIN) from None
             if message is None:
                 continue
-            if message.get("type") != "join":
+            if not isinstance(message, Join):
                 await self.error("not_joined", 'join first: {"type": "join", "token": ..., "since": 0}')
                 continue
-            token = message.get("token")
-            since = message.get("since", 0)
-            if (token is not None and not isinstance(token, str)) or not isinstance(since, int) or since < 0:
-                await self.error("bad_message", "join: token is a string or null, since a number from 0")
-                continue
             try:
-                seat = self.live.seat_of(token)
+                seat = self.live.seat_of(message.token)
             except TableError as exc:
                 await self.error(exc.code, str(exc))
                 await self.websocket.close(BAD_TOKEN, "bad token")
                 raise WebSocketDisconnect(BAD_TOKEN) from None
-            self.client = Client(seat, self.send, sent=min(since, self.live.version))
+            self.client = Client(seat, self.send, sent=min(message.since, self.live.version))
             await self.live.join(self.client)
 
-    async def receive(self) -> dict[str, Any] | None:
-        """The next message, checked for form, size and rate; None (after an error to the client) if bad."""
+    async def receive(self) -> Join | Act | Next | Ping | None:
+        """The next message, checked for size, rate and schema; None (after an error to the client) if bad."""
         raw = await self.websocket.receive()
         if raw["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(raw.get("code", 1000))
@@ -297,32 +455,33 @@ class Connection:
             await self.error("too_large", f"a message is at most {MAX_MESSAGE} bytes")
             return None
         try:
-            message = json.loads(text)
-        except ValueError:
-            await self.error("bad_message", "not JSON")
-            return None
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.error("bad_message", 'a message is a JSON object with a "type"')
-            return None
-        return message
-
-    async def handle(self, message: dict[str, Any]) -> None:
-        assert self.client is not None
-        kind = message["type"]
-        try:
-            if kind == "action":
-                action, version = message.get("action"), message.get("version")
-                if not isinstance(action, str) or not isinstance(version, int):
-                    raise TableError("bad_message", 'action: {"type": "action", "action": "draw", "version": 12}')
-                await self.live.act(self.client.seat, action, version)
-            elif kind == "next":
-                await self.live.next_deal(self.client.seat)
-            elif kind == "ping":
-                await self.send({"type": "pong"})
-            elif kind == "join":
-                raise TableError("bad_message", "already joined")
+            return MESSAGES.validate_json(text)
+        except ValidationError as exc:
+            errors = exc.errors()
+            if any(e["type"] == "json_invalid" for e in errors):
+                await self.error("bad_message", "not JSON")
+            elif any(e["type"] in ("union_tag_not_found", "model_attributes_type") for e in errors):
+                await self.error("bad_message", 'a message is a JSON object with a "type"')
+            elif any(e["type"] == "union_tag_invalid" for e in errors):
+                await self.error("bad_message", 'unknown message type: "join", "action", "next" or "ping"')
             else:
-                raise TableError("bad_message", f"unknown message type {kind[:20]!r}")
+                await self.error("bad_message", refusal(errors))
+            return None
+
+    async def handle(self, message: Join | Act | Next | Ping) -> None:
+        assert self.client is not None
+        try:
+            if isinstance(message, Act):
+                started = time.perf_counter()
+                await self.live.act(self.client.seat, message.action, message.version)
+                self.metrics.round_trip.observe(time.perf_counter() - started)
+                self.metrics.actions.labels("person").inc()
+            elif isinstance(message, Next):
+                await self.live.next_deal(self.client.seat)
+            elif isinstance(message, Ping):
+                await self.send({"type": "pong"})
+            else:
+                raise TableError("bad_message", "already joined")
         except TableError as exc:
             await self.error(exc.code, str(exc), exc.rule)
         except BiribaError as exc:

@@ -6,9 +6,9 @@ clients watching it.  Every change goes the same way, under the table's
 lock: play it at the table, commit it to the store, then tell every client
 what its seat may see.  One driver coroutine per table plays the bots (at
 the table's pace), stands in for an absent person or an expired turn clock,
-and deals the next hand: no thread per table.  :class:`Hall` is the set of
-live tables, loaded from the store on demand, so a restarted server finds
-every table as it was.
+and deals the next hand: no thread per table.  A hard bot's search runs in
+a worker process (:mod:`.thinking`), with the table's lock released
+meanwhile.  The set of live tables is :class:`~.hall.Hall`'s.
 """
 
 from __future__ import annotations
@@ -18,16 +18,19 @@ import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..bots import BOT_KINDS, GreedyBot, SearchBot, table_bot
+from ..actions import Action
+from ..bots import TABLE_THINK_MS, GreedyBot, SearchBot, table_bot
 from ..cards import NAMES, parse_card
 from ..errors import BiribaError, IllegalActionError, NotationError
 from ..match import Match
 from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
 from ..table import Agent, Event, EventKind, Table
-from .store import SeatInfo, Store, StoredTable, TableRow, token_hash
+from ..views import PlayerView
+from .store import Store, StoredTable, TableRow, token_hash
+from .thinking import Thinkers
 
 #: How long after a deal ends the next one starts by itself (a seated person may start it sooner).
 DEAL_PAUSE = 15.0
@@ -38,12 +41,30 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class TableError(BiribaError):
-    """A request the table refuses; ``code`` is the protocol's error code."""
+    """A request the table refuses; ``code`` is the protocol's error code (its HTTP status in :data:`STATUS`)."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
+        self.retry_after = retry_after
+
+
+#: The HTTP status of each refusal's code (anything else is 400).
+STATUS = {"not_over": 403, "no_table": 404, "taken": 409, "name_taken": 409, "invalid": 422, "quota": 429}
+
+
+@dataclass(frozen=True)
+class Think:
+    """A hard bot's decision to make away from the table's lock: what its seat sees, and the table's version."""
+
+    seat: int
+    version: int
+    seed: str
+    think_ms: float
+    view: PlayerView
+    legal: list[Action]
+    by: str | None  # played for a person: "clock" or "absent"
 
 
 @dataclass(eq=False)
@@ -57,6 +78,8 @@ class Client:
 
 @dataclass
 class Settings:
+    """A table's pace: checked where the request comes in (:class:`~.schema.CreateTable`), kept in its row."""
+
     bot_delay: float = 1.0
     absent_after: float = 60.0
     turn_clock: float | None = None
@@ -64,16 +87,7 @@ class Settings:
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Settings:
-        settings = cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
-        if not 0 <= settings.bot_delay <= 10:
-            raise TableError("bad_request", "bot_delay is 0 to 10 seconds")
-        if not 1 <= settings.absent_after <= 3600:
-            raise TableError("bad_request", "absent_after is 1 to 3600 seconds")
-        if settings.turn_clock is not None and not 1 <= settings.turn_clock <= 3600:
-            raise TableError("bad_request", "turn_clock is 1 to 3600 seconds, or null")
-        if not 0 <= settings.deal_pause <= 600:
-            raise TableError("bad_request", "deal_pause is 0 to 600 seconds")
-        return settings
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -87,10 +101,11 @@ class Settings:
 class LiveTable:
     """A table in play: the match, the seats, the clients, and the one driver that plays its bots."""
 
-    def __init__(self, row: TableRow, store: Store, base_url: str = "") -> None:
+    def __init__(self, row: TableRow, store: Store, thinkers: Thinkers | None = None, public_url: str = "") -> None:
         self.row = row
         self.store = store
-        self.base_url = base_url
+        self.thinkers = thinkers
+        self.public_url = public_url
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -108,6 +123,8 @@ class LiveTable:
         self.deal_ended = time.monotonic()
         self.kick = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
+        self.played_for: dict[int, str] = {}  # event number: who played a person's turn ("clock", "absent")
+        self.idle_since = time.monotonic()  # since the last client left (or the table was loaded)
 
     # ---------------------------------------------------------- queries
     def names(self) -> list[str]:
@@ -136,35 +153,16 @@ class LiveTable:
             return "over"
         return "playing" if self.seated else "open"
 
-    def info(self) -> dict[str, Any]:
-        """The table's public info (docs/protocol.md)."""
-        rules = self.rules
-        base = PRESETS.get(rules.name.rstrip("*"), PRESETS["classic"])
-        words = [f"{base.name}: {PRESET_HELP.get(base.name, '')}"]
-        for name in OPTION_HELP:
-            value = getattr(rules, name)
-            if value != getattr(base, name):
-                words.append(f"{name}: {format_option(value)} ({OPTION_HELP[name]})")
-        seats = []
-        for seat, info in enumerate(self.row.seats):
-            entry: dict[str, Any] = {"seat": seat, "kind": info.kind, "name": info.name, "team": rules.team_of[seat]}
-            if info.kind == "bot":
-                entry["bot"] = info.bot
-            else:
+    def info(self, base: str | None = None) -> dict[str, Any]:
+        """The table's public info (docs/protocol.md); the invite link on ``base`` (else the public URL, or a path)."""
+        match = self.table.match
+        data = row_info(self.row, self.status(), match.totals, len(match.deals), base or self.public_url)
+        for entry in data["seats"]:
+            if entry["kind"] == "person":
+                seat = entry["seat"]
                 entry["connected"] = seat in self.connected_since
                 entry["stand_in"] = seat in self.absent_since and self._absent_long(seat)
-            seats.append(entry)
-        match = self.table.match
-        return {
-            "id": self.row.id,
-            "invite": f"{self.base_url}/t/{self.row.id}",
-            "rules": {"name": rules.name, "data": rules.to_json(), "words": words},
-            "seats": seats,
-            "status": self.status(),
-            "totals": match.totals,
-            "deals": len(match.deals),
-            "settings": self.settings.to_data(),
-        }
+        return data
 
     def shared_state(self) -> dict[str, Any]:
         """The parts of a state message that every client gets alike, made once per change."""
@@ -202,7 +200,9 @@ class LiveTable:
         deal = self.table.deal
         mover = deal is not None and not deal.is_over and seat is not None and deal.to_move == seat
         events = [
-            deal_event_json(event_json(e, seat), self.table) if e.kind == EventKind.DEAL else event_json(e, seat)
+            deal_event_json(event_json(e, seat), self.table)
+            if e.kind == EventKind.DEAL
+            else event_json(e, seat, self.played_for.get(e.number))
             for e in self.table.events[client.sent :]
         ]
         client.sent = self.version
@@ -231,6 +231,7 @@ class LiveTable:
     async def join(self, client: Client) -> None:
         async with self.lock:
             self.clients.add(client)
+            self.idle_since = float("inf")
             if client.seat is not None:
                 self.connected_since.setdefault(client.seat, time.monotonic())
                 self.absent_since.pop(client.seat, None)
@@ -241,6 +242,8 @@ class LiveTable:
         async with self.lock:
             self.clients.discard(client)
             seat = client.seat
+            if not self.clients:
+                self.idle_since = time.monotonic()
             if seat is not None and not any(c.seat == seat for c in self.clients):
                 self.connected_since.pop(seat, None)
                 self.absent_since[seat] = time.monotonic()
@@ -289,6 +292,8 @@ class LiveTable:
                 raise TableError("bad_request", "that seat is a bot's")
             if info.token_hash is not None:
                 raise TableError("taken", "that seat is taken")
+            if any(s.kind == "person" and s.name and s.name.casefold() == name.casefold() for s in self.row.seats):
+                raise TableError("name_taken", f"{name!r} is already at this table: choose another name")
             token = secrets.token_urlsafe(24)
             info.name, info.token_hash = name, token_hash(token)
             self.table.match.players[seat] = name
@@ -314,13 +319,25 @@ class LiveTable:
             self.kick.clear()  # a kick during the look below wakes the wait at once
             async with self.lock:
                 wait = await self._due()
+            if isinstance(wait, Think):
+                await self._think(wait)
+                continue
             if wait == 0:
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.kick.wait(), timeout=wait)
 
-    async def _due(self) -> float | None:
-        """Do one thing if one is due; return 0 to look again at once, the seconds until one may be, or None."""
+    async def _think(self, think: Think) -> None:
+        """A hard bot's search in a worker, the table free meanwhile; its move is played if the table has not moved."""
+        assert self.thinkers is not None
+        action = await self.thinkers.choose("hard", think.seed, think.think_ms, think.view, think.legal)
+        async with self.lock:
+            if self.version == think.version:
+                await self._committed(self.table.play(think.seat, action), think.by)
+
+    async def _due(self) -> float | Think | None:
+        """Do one thing if one is due; return 0 to look again at once, the seconds until one may be, None,
+        or a hard bot's decision to make without the lock."""
         match = self.table.match
         now = time.monotonic()
         if match.is_over or not self.seated:
@@ -334,64 +351,78 @@ class LiveTable:
                 return 0
             return self.deal_ended + pause - now
         seat = deal.to_move
+        paced = self.last_event + self.settings.bot_delay
         if self.row.seats[seat].kind == "bot":
-            due = self.last_event + self.settings.bot_delay
-            if now >= due:
-                await self._step(None)
-                return 0
-            return due - now
+            return await self._step(None) if now >= paced else paced - now
         waits = []
-        if seat in self.absent_since:
-            due = max(self.absent_since[seat], self.turn_started) + self.settings.absent_after
+        if seat in self.absent_since:  # the stand-in plays each turn at the bots' pace, once the absence is long
+            due = max(self.absent_since[seat] + self.settings.absent_after, paced)
             if now >= due:
-                await self._step(self.stand_in, pace=True)
-                return 0
+                return await self._step(self.stand_in, "absent")
             waits.append(due - now)
-        if self.settings.turn_clock is not None:
-            due = self.turn_started + self.settings.turn_clock
+        if self.settings.turn_clock is not None:  # the clock's turn is played on at the bots' pace
+            due = max(self.turn_started + self.settings.turn_clock, paced)
             if now >= due:
-                await self._step(self.stand_in, pace=True)
-                return 0
+                return await self._step(self.stand_in, "clock")
             waits.append(due - now)
         return min(waits) if waits else None
 
     def _absent_long(self, seat: int) -> bool:
         return time.monotonic() >= self.absent_since.get(seat, float("inf")) + self.settings.absent_after
 
-    async def _step(self, agent: Agent | None, pace: bool = False) -> None:
-        if pace and time.monotonic() < self.last_event + self.settings.bot_delay:
-            return
+    async def _step(self, agent: Agent | None, by: str | None = None) -> float | Think:
+        """One move of the seat to move by its bot (or ``agent``, standing in ``by`` the clock or an absence).
+
+        A search is handed back to the driver as a :class:`Think`, to run without the table's lock.
+        """
         deal = self.table.match.current
-        event: Event | None
-        if deal is not None and isinstance(agent or self.table.agents[deal.to_move], SearchBot):
-            # A search takes a tenth of a second or more: it runs in a thread on the seat's view, so the
-            # event loop serves every other table meanwhile (this one waits: its lock is held).
-            choice = await asyncio.to_thread(self.table.choice, agent)
-            event = self.table.play(*choice) if choice is not None else None
-        else:
-            event = self.table.step(agent)
+        assert deal is not None
+        chooser = agent or self.table.agents[deal.to_move]
+        if isinstance(chooser, SearchBot) and self.thinkers is not None:
+            seat = deal.to_move
+            seed = f"{self.row.seed}/bot/{seat}/{self.version}"
+            think_ms = chooser.think_ms or TABLE_THINK_MS
+            return Think(seat, self.version, seed, think_ms, deal.view_for(seat), list(deal.legal_actions()), by)
+        event = self.table.step(agent)
         if event is not None:
-            await self._committed(event)
+            await self._committed(event, by)
+        return 0
 
     async def _start_deal(self) -> None:
         event = self.table.start_deal()
         deal = self.table.match.deals[-1]
         assert deal.deck is not None
-        await self.store.record_deal(self.row.id, event.deal, deal.dealer, [NAMES[c] for c in deal.deck], self.version)
+        totals = self.table.match.totals
+        deck = [NAMES[c] for c in deal.deck]
+        await self.store.record_deal(self.row.id, event.deal, deal.dealer, deck, self.version, totals)
         self._turn_changed()
         await self._tell_all()
 
-    async def _committed(self, event: Event) -> None:
-        """Commit the action just played, then tell everyone; a store failure takes the table back to the store."""
+    async def _committed(self, event: Event, by: str | None = None) -> None:
+        """Commit the action just played, then tell everyone; a store failure takes the table back to the store.
+
+        ``by`` says who played a person's turn for them (the clock, or the stand-in of an absence).
+        """
         outcome = event.outcome
         assert outcome is not None
         mover_before = outcome.seat
-        deal = self.table.match.deals[-1]
-        seq = sum(len(d.history) for d in self.table.match.deals)
+        match = self.table.match
+        deal = match.deals[-1]
+        seq = sum(len(d.history) for d in match.deals)
         status = self.status()
+        if by is not None:
+            self.played_for[event.number] = by
         try:
             await self.store.record_action(
-                self.row.id, seq, event.deal, outcome.seat, str(outcome.action), self.version, status
+                self.row.id,
+                seq,
+                event.deal,
+                outcome.seat,
+                str(outcome.action),
+                self.version,
+                status,
+                by=by,
+                match=(len(match.deals), match.totals) if deal.is_over else None,
             )
         except Exception:
             await self.reload()
@@ -410,9 +441,10 @@ class LiveTable:
         """Rebuild the match from the store (after a failed write)."""
         stored = await self.store.load(self.row.id)
         assert stored is not None
-        fresh = rebuild(stored, self.store, self.base_url)
+        fresh = rebuild(stored, self.store, self.thinkers, self.public_url)
         self.table = fresh.table
         self.row = fresh.row
+        self.played_for = fresh.played_for
 
     async def _tell_all(self) -> None:
         clients = list(self.clients)
@@ -425,8 +457,8 @@ class LiveTable:
                 self.clients.discard(client)
 
 
-def event_json(event: Event, seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (a spectator: as no seat)."""
+def event_json(event: Event, seat: int | None, by: str | None = None) -> dict[str, Any]:
+    """An event as ``seat`` may see it (a spectator: as no seat); ``by``: who played a person's turn for them."""
     seen = event.seen_by(-1 if seat is None else seat)
     data: dict[str, Any] = {"number": seen.number, "deal": seen.deal, "kind": str(seen.kind)}
     outcome = seen.outcome
@@ -440,6 +472,8 @@ def event_json(event: Event, seat: int | None) -> dict[str, Any]:
             packet=[NAMES[c] for c in outcome.packet],
             ended=str(outcome.ended) if outcome.ended is not None else None,
         )
+        if by is not None:
+            data["by"] = by
     if seen.kind == EventKind.RESULT and seen.result is not None:
         data["result"] = seen.result.to_json()
     return data
@@ -452,102 +486,47 @@ def deal_event_json(data: dict[str, Any], table: Table) -> dict[str, Any]:
     return data
 
 
-def rebuild(stored: StoredTable, store: Store, base_url: str) -> LiveTable:
+def rebuild(stored: StoredTable, store: Store, thinkers: Thinkers | None = None, public_url: str = "") -> LiveTable:
     """A live table from its stored deals and actions, replayed at the table (the same events, in order)."""
-    live = LiveTable(stored.row, store, base_url)
+    live = LiveTable(stored.row, store, thinkers, public_url)
     table = live.table
-    by_deal: dict[int, list[tuple[int, str]]] = {}
-    for _seq, deal, seat, action in stored.actions:
-        by_deal.setdefault(deal, []).append((seat, action))
+    by_deal: dict[int, list[tuple[int, str, str | None]]] = {}
+    for _seq, deal, seat, action, by in stored.actions:
+        by_deal.setdefault(deal, []).append((seat, action, by))
     for number, dealer, deck in stored.deals:
         table.start_deal([parse_card(c) for c in deck], dealer)
-        for seat, action in by_deal.get(number, []):
-            table.play(seat, action)
+        for seat, action, by in by_deal.get(number, []):
+            event = table.play(seat, action)
+            if by is not None:
+                live.played_for[event.number] = by
     return live
 
 
-@dataclass
-class Hall:
-    """Every table the server knows: the live ones in memory, the rest in the store."""
-
-    store: Store
-    base_url: str = ""
-    live: dict[str, LiveTable] = field(default_factory=dict)
-    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def create(self, spec: dict[str, Any]) -> LiveTable:
-        rules = table_rules(spec)
-        seats = seat_infos(spec.get("seats"), rules)
-        settings = Settings.of(
-            {k: spec[k] for k in ("bot_delay", "absent_after", "turn_clock", "deal_pause") if k in spec}
-        )
-        row = TableRow(secrets.token_urlsafe(9), rules.to_json(), settings.to_data(), seats, secrets.token_hex(8))
-        row.status = "playing" if all(s.kind == "bot" for s in seats) else "open"
-        await self.store.create_table(row)
-        live = LiveTable(row, self.store, self.base_url)
-        self.live[row.id] = live
-        live.start()
-        return live
-
-    async def get(self, table_id: str) -> LiveTable | None:
-        live = self.live.get(table_id)
-        if live is not None:
-            return live
-        async with self.loading:
-            live = self.live.get(table_id)
-            if live is None:
-                stored = await self.store.load(table_id)
-                if stored is None:
-                    return None
-                live = rebuild(stored, self.store, self.base_url)
-                self.live[table_id] = live
-                live.start()
-            return live
-
-    async def restore(self) -> int:
-        """Load every table that is open or in play (at start-up): their bots play on."""
-        rows = await self.store.list_tables(("open", "playing"), limit=100_000)
-        for row in rows:
-            await self.get(row.id)
-        return len(rows)
-
-    async def close(self) -> None:
-        for live in self.live.values():
-            await live.stop()
-
-
-def table_rules(spec: dict[str, Any]) -> Rules:
-    """The rules a create request asks for: a preset and options, checked (errors name the option)."""
-    name = spec.get("rules", "classic")
-    if not isinstance(name, str) or name not in PRESETS:
-        raise TableError("bad_request", f"rules: a preset, one of {', '.join(PRESETS)}")
-    options = spec.get("options") or {}
-    if not isinstance(options, dict):
-        raise TableError("bad_request", "options: an object of option: value")
-    try:
-        texts = [
-            f"{key}={value if not isinstance(value, bool) else str(value).lower()}" for key, value in options.items()
-        ]
-        return PRESETS[name].with_options(texts)
-    except BiribaError as exc:
-        raise TableError("bad_request", str(exc)) from None
-
-
-def seat_infos(data: Any, rules: Rules) -> list[SeatInfo]:
-    if data is None:
-        data = [{"kind": "person"}] + [{"kind": "bot", "bot": STAND_IN}] * (rules.seats - 1)
-    if not isinstance(data, list) or len(data) != rules.seats:
-        raise TableError("bad_request", f"seats: {rules.seats} entries under these rules (option seats)")
+def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: str) -> dict[str, Any]:
+    """A table's public info from its row (docs/protocol.md): the lobby's, without loading the table."""
+    rules = Rules.from_json(row.rules)
+    preset = PRESETS.get(rules.name.rstrip("*"), PRESETS["classic"])
+    words = [f"{preset.name}: {PRESET_HELP.get(preset.name, '')}"]
+    for name in OPTION_HELP:
+        value = getattr(rules, name)
+        if value != getattr(preset, name):
+            words.append(f"{name}: {format_option(value)} ({OPTION_HELP[name]})")
     seats = []
-    for entry in data:
-        kind = entry.get("kind") if isinstance(entry, dict) else None
-        if kind == "person":
-            seats.append(SeatInfo("person"))
-        elif kind == "bot":
-            bot = entry.get("bot", STAND_IN)
-            if bot not in BOT_KINDS:
-                raise TableError("bad_request", f"bot: one of {', '.join(BOT_KINDS)}")
-            seats.append(SeatInfo("bot", bot=bot, name=f"{bot} bot"))
+    for seat, info in enumerate(row.seats):
+        entry: dict[str, Any] = {"seat": seat, "kind": info.kind, "name": info.name, "team": rules.team_of[seat]}
+        if info.kind == "bot":
+            entry["bot"] = info.bot
         else:
-            raise TableError("bad_request", 'a seat is {"kind": "person"} or {"kind": "bot", "bot": "greedy"}')
-    return seats
+            entry["connected"] = False
+            entry["stand_in"] = False
+        seats.append(entry)
+    return {
+        "id": row.id,
+        "invite": f"{base.rstrip('/')}/t/{row.id}",
+        "rules": {"name": rules.name, "data": rules.to_json(), "words": words},
+        "seats": seats,
+        "status": status,
+        "totals": totals or [0] * len(rules.teams),
+        "deals": deals,
+        "settings": Settings.of(row.settings).to_data(),
+    }

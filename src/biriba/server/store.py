@@ -47,8 +47,13 @@ tables = Table(
     Column("settings", Text, nullable=False),  # bot_delay, absent_after, turn_clock
     Column("seats", Text, nullable=False),  # per seat: kind, bot, name, token hash
     Column("seed", String(64), nullable=False),
-    Column("status", String(8), nullable=False),  # open, playing, over
+    Column("status", String(8), nullable=False),  # open, playing, over, expired
     Column("version", Integer, nullable=False),  # the table's events so far
+    Column("creator", String(64)),  # a hash of the address that made it (open tables per address)
+    Column("claimed", Integer, nullable=False, server_default="0"),  # 1 once a person has sat
+    Column("touched", Float, nullable=False, server_default="0"),  # the last activity
+    Column("deals", Integer, nullable=False, server_default="0"),
+    Column("totals", Text, nullable=False, server_default="[]"),  # the match's totals, for the lobby
 )
 deals = Table(
     "deals",
@@ -66,6 +71,7 @@ actions = Table(
     Column("deal", Integer, nullable=False),
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
+    Column("by", String(8)),  # who played a person's turn for them: "clock" or "absent" (else null)
 )
 
 
@@ -116,6 +122,11 @@ class TableRow:
     status: str = "open"
     version: int = 0
     created: float = field(default_factory=time.time)
+    creator: str | None = None
+    claimed: bool = False
+    touched: float = 0.0
+    deals: int = 0
+    totals: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -124,7 +135,7 @@ class StoredTable:
 
     row: TableRow
     deals: list[tuple[int, int, list[str]]]  # (number, dealer, deck)
-    actions: list[tuple[int, int, int, str]]  # (seq, deal, seat, action)
+    actions: list[tuple[int, int, int, str, str | None]]  # (seq, deal, seat, action, by)
 
 
 @dataclass
@@ -134,8 +145,10 @@ class _Write:
     table_id: str
     version: int
     status: str
+    touched: float
     action: dict[str, Any] | None = None
     deal: dict[str, Any] | None = None
+    match: tuple[int, list[int]] | None = None  # the deals so far and the totals, when they change
     done: asyncio.Future[None] | None = None
 
 
@@ -189,28 +202,76 @@ class Store:
                     seed=row.seed,
                     status=row.status,
                     version=row.version,
+                    creator=row.creator,
+                    claimed=int(row.claimed),
+                    touched=row.touched or row.created,
+                    deals=row.deals,
+                    totals=json.dumps(row.totals),
                 )
             )
 
     async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str) -> None:
+        """The seats after a person sat down (the table is claimed from then on)."""
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(tables)
                 .where(tables.c.id == table_id)
-                .values(seats=json.dumps([s.to_data() for s in seats]), status=status)
+                .values(seats=json.dumps([s.to_data() for s in seats]), status=status, claimed=1, touched=time.time())
             )
 
-    async def record_deal(self, table_id: str, number: int, dealer: int, deck: Sequence[str], version: int) -> None:
+    async def record_deal(
+        self, table_id: str, number: int, dealer: int, deck: Sequence[str], version: int, totals: list[int]
+    ) -> None:
         """A new deal (its dealer and deck), committed before this returns."""
         deal = {"table_id": table_id, "number": number, "dealer": dealer, "deck": json.dumps(list(deck))}
-        await self._commit(_Write(table_id, version, "playing", deal=deal))
+        await self._commit(_Write(table_id, version, "playing", time.time(), deal=deal, match=(number, totals)))
 
     async def record_action(
-        self, table_id: str, seq: int, deal: int, seat: int, action: str, version: int, status: str = "playing"
+        self,
+        table_id: str,
+        seq: int,
+        deal: int,
+        seat: int,
+        action: str,
+        version: int,
+        status: str = "playing",
+        by: str | None = None,
+        match: tuple[int, list[int]] | None = None,
     ) -> None:
-        """One move and the table's new version and status, committed before this returns."""
-        row = {"table_id": table_id, "seq": seq, "deal": deal, "seat": seat, "action": action}
-        await self._commit(_Write(table_id, version, status, action=row))
+        """One move and the table's new version and status, committed before this returns.
+
+        ``by`` says who played a person's turn for them; ``match`` gives the deals and totals when a deal ends.
+        """
+        row = {"table_id": table_id, "seq": seq, "deal": deal, "seat": seat, "action": action, "by": by}
+        await self._commit(_Write(table_id, version, status, time.time(), action=row, match=match))
+
+    async def touch(self, tables_ids: Sequence[str]) -> None:
+        """Mark tables active now (someone is watching or playing), so that they do not expire."""
+        if tables_ids:
+            async with self.engine.begin() as conn:
+                await conn.execute(update(tables).where(tables.c.id.in_(tables_ids)).values(touched=time.time()))
+
+    async def expire(self, unclaimed_before: float) -> list[str]:
+        """Tables no person ever sat at, untouched since ``unclaimed_before``, expire: their ids."""
+        where = (
+            (tables.c.claimed == 0) & tables.c.status.in_(("open", "playing")) & (tables.c.touched < unclaimed_before)
+        )
+        async with self.engine.begin() as conn:
+            ids = [r[0] for r in await conn.execute(select(tables.c.id).where(where))]
+            if ids:
+                await conn.execute(update(tables).where(tables.c.id.in_(ids)).values(status="expired"))
+        return ids
+
+    async def open_tables_of(self, creator: str) -> int:
+        """How many tables made from one address are not over yet."""
+        query = select(func.count()).where((tables.c.creator == creator) & tables.c.status.in_(("open", "playing")))
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def ping(self) -> None:
+        """A round trip to the database (``/healthz``)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(select(func.count()).select_from(tables).where(tables.c.id == ""))
 
     async def _commit(self, write: _Write) -> None:
         write.done = asyncio.get_running_loop().create_future()
@@ -245,7 +306,8 @@ class Store:
         latest: dict[str, _Write] = {}
         for write in batch:
             latest[write.table_id] = write
-        versions = [{"tid": w.table_id, "v": w.version, "s": w.status} for w in latest.values()]
+        versions = [{"tid": w.table_id, "v": w.version, "s": w.status, "t": w.touched} for w in latest.values()]
+        matches: dict[str, tuple[int, list[int]]] = {w.table_id: w.match for w in batch if w.match is not None}
         async with self.engine.begin() as conn:
             if new_deals:
                 await conn.execute(deals.insert(), new_deals)
@@ -254,9 +316,16 @@ class Store:
             await conn.execute(
                 update(tables)
                 .where(tables.c.id == bindparam("tid"))
-                .values(version=bindparam("v"), status=bindparam("s")),
+                .values(version=bindparam("v"), status=bindparam("s"), touched=bindparam("t")),
                 versions,
             )
+            if matches:
+                await conn.execute(
+                    update(tables)
+                    .where(tables.c.id == bindparam("tid"))
+                    .values(deals=bindparam("d"), totals=bindparam("m")),
+                    [{"tid": tid, "d": n, "m": json.dumps(totals)} for tid, (n, totals) in matches.items()],
+                )
 
     async def load(self, table_id: str) -> StoredTable | None:
         async with self.engine.connect() as conn:
@@ -269,22 +338,29 @@ class Store:
                 .order_by(deals.c.number)
             )
             action_rows = await conn.execute(
-                select(actions.c.seq, actions.c.deal, actions.c.seat, actions.c.action)
+                select(actions.c.seq, actions.c.deal, actions.c.seat, actions.c.action, actions.c.by)
                 .where(actions.c.table_id == table_id)
                 .order_by(actions.c.seq)
             )
             return StoredTable(
                 _table_row(row._mapping),
                 [(n, d, json.loads(deck)) for n, d, deck in deal_rows],
-                [(s, d, seat, a) for s, d, seat, a in action_rows],
+                [(s, d, seat, a, by) for s, d, seat, a, by in action_rows],
             )
 
-    async def list_tables(self, statuses: Sequence[str] = ("open", "playing"), limit: int = 100) -> list[TableRow]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(tables).where(tables.c.status.in_(statuses)).order_by(tables.c.created.desc()).limit(limit)
+    async def list_tables(
+        self, statuses: Sequence[str] = ("open", "playing"), limit: int = 100, before: tuple[float, str] | None = None
+    ) -> list[TableRow]:
+        """Tables with these statuses, the most recently active first; ``before`` (touched, id) pages on."""
+        query = select(tables).where(tables.c.status.in_(statuses))
+        if before is not None:
+            touched, table_id = before
+            query = query.where(
+                (tables.c.touched < touched) | ((tables.c.touched == touched) & (tables.c.id < table_id))
             )
-            return [_table_row(r._mapping) for r in rows]
+        query = query.order_by(tables.c.touched.desc(), tables.c.id.desc()).limit(limit)
+        async with self.engine.connect() as conn:
+            return [_table_row(r._mapping) for r in await conn.execute(query)]
 
     async def count(self) -> int:
         async with self.engine.connect() as conn:
@@ -309,6 +385,11 @@ def _table_row(data: Any) -> TableRow:
         status=data["status"],
         version=data["version"],
         created=data["created"],
+        creator=data["creator"],
+        claimed=bool(data["claimed"]),
+        touched=data["touched"],
+        deals=data["deals"],
+        totals=json.loads(data["totals"]),
     )
 
 

@@ -36,7 +36,7 @@ export const api = {
     });
     return rulesCache;
   },
-  tables: () => request("GET", "/api/tables"),
+  tables: (after) => request("GET", after ? `/api/tables?after=${encodeURIComponent(after)}` : "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),

@@ -148,12 +148,20 @@ export function showLobby(page) {
   let stopped = false;
   let timer = null;
   let lastKey = null;
+  let pages = 1; // the lobby's pages asked for ("More tables" asks for one more)
   async function refresh() {
     try {
-      const tables = await api.tables();
+      const tables = [];
+      let next = null;
+      for (let n = 0; n < pages; n++) {
+        const found = await api.tables(next);
+        tables.push(...found.tables);
+        next = found.next;
+        if (!next) break;
+      }
       if (stopped) return;
       // redraw only when something changed, not under the user's fingers
-      const key = JSON.stringify(tables.map((x) => [x.id, x.status, x.seats, x.totals, x.deals]));
+      const key = JSON.stringify([next, tables.map((x) => [x.id, x.status, x.seats, x.totals, x.deals])]);
       if (key === lastKey) {
         timer = setTimeout(refresh, 5000);
         return;
@@ -162,6 +170,14 @@ export function showLobby(page) {
       clear(list);
       if (!tables.length) list.append(h("li", { class: "empty" }, t("lobby.none")));
       for (const info of tables) list.append(tableCard(page, info));
+      if (next) {
+        const more = () => {
+          pages += 1;
+          clearTimeout(timer);
+          refresh();
+        };
+        list.append(h("li", { class: "more" }, h("button", { type: "button", id: "more-tables", onclick: more }, t("lobby.more"))));
+      }
     } catch (error) {
       if (stopped) return;
       clear(list);

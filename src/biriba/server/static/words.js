@@ -101,6 +101,7 @@ export function eventWords(event, me, names) {
     const n = event.packet && event.packet.length ? event.packet.length : null;
     lines.push({ key: `ev.reserve_${event.reserve}${suffix}`, params: { who, n: n ?? "" } });
   }
+  if (event.by) lines.push({ key: `ev.by_${event.by}${suffix}`, params: { who } });
   if (event.ended === "closure") lines.push({ key: "ev.out" + suffix, params: { who } });
   else if (event.ended) lines.push({ key: "ev.ended", params: { how: t(`ended.${event.ended}`) } });
   return lines;

@@ -1,0 +1,48 @@
+"""A server's limits and addresses: ``biriba serve``'s flags, with the defaults of a well-run game site.
+
+Every limit is listed in docs/protocol.md and docs/operations.md; each
+refusal it causes says which (429 with ``Retry-After`` for a quota).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def default_workers() -> int:
+    """Bot workers: every core but one, which the server's own process keeps."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    #: The site's address as people reach it (``https://biriba.example``): invite links are made with it.
+    #: Unset, each request's own host makes them.
+    public_url: str | None = None
+    #: Other sites whose pages may open a WebSocket here, besides the server's own (``--allow-origin``).
+    origins: tuple[str, ...] = ()
+    #: The largest request body, in bytes (413 beyond).
+    max_body: int = 16 * 1024
+    #: Tables one client address may create in a minute (429 beyond).
+    tables_per_minute: int = 10
+    #: Tables one client address may have open or in play at once (429 beyond).
+    open_tables: int = 20
+    #: Seconds after which a table no person ever sat at expires (bots alone included, unless watched).
+    unclaimed_after: float = 1800.0
+    #: Seconds after which a table nobody is connected to leaves memory (it is loaded again on demand).
+    idle_after: float = 300.0
+    #: Worker processes for hard bots' decisions.
+    bot_workers: int = 0  # 0: default_workers()
+    #: Decisions that may wait for a worker; past it a hard bot plays its quick (greedy) move.
+    bot_queue: int = 200
+    #: Entries the engine's shared caches may hold, in the server and in each bot worker (``biriba.caches``).
+    cache_budget: int = 1_000_000
+    #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
+    janitor_every: float = 30.0
+    #: Tables a lobby page holds at most.
+    lobby_page: int = 100
+
+    @property
+    def workers(self) -> int:
+        return self.bot_workers or default_workers()

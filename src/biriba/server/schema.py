@@ -1,0 +1,230 @@
+"""Every request and message of the web game, declared once (Pydantic, as FastAPI reads them).
+
+Types, lengths and ranges are checked here, before a table sees anything;
+an option's range is read from the rules module (:data:`~biriba.rules.OPTION_LIMITS`),
+where it is stated once.  The HTTP API publishes these models in its
+OpenAPI document (``/openapi.json``), so that clients and fuzzers know them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
+
+from ..bots import BOT_KINDS
+from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules, format_option
+
+#: The longest display name, after normalization.
+NAME_LENGTH = 30
+#: The longest action text a client may send (a meld or an add holds at most 13 cards).
+ACTION_LENGTH = 200
+#: The longest seat token (the server makes them 32 characters long).
+TOKEN_LENGTH = 64
+#: The longest text form of an option's value (``--set``), e.g. ``1000-1499:75,1500-2999:90``.
+OPTION_TEXT = 200
+
+Strict = ConfigDict(extra="forbid")
+
+
+def display_name(text: str) -> str:
+    """A person's name as the table shows it: NFC, spaces collapsed; no control, format or invisible character.
+
+    Right-to-left overrides (U+202E) and zero-width characters would let a
+    name pass for another's or turn the text around it: they are refused.
+    """
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    bad = [ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    if bad:
+        raise ValueError(f"a name may not hold invisible or control characters (U+{ord(bad[0]):04X})")
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise ValueError(f"a name is 1 to {NAME_LENGTH} characters")
+    return name
+
+
+DisplayName = Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(display_name)]
+
+
+def _option_type(name: str) -> Any:
+    """The JSON an option takes: a bounded whole number, true or false, one of its words, or its ``--set`` text."""
+    default = getattr(Rules(), name)
+    limits = OPTION_LIMITS.get(name)
+    if name in CHOICES:
+        return Literal[tuple(str(choice) for choice in CHOICES[name])]
+    if isinstance(default, bool):
+        return StrictBool
+    text = Annotated[
+        str, Field(max_length=OPTION_TEXT, description=f"as --set writes it, e.g. {format_option(default)}")
+    ]
+    if isinstance(default, int) and limits is not None:
+        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    if name in OPTION_LENGTHS:
+        assert limits is not None
+        number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+        item = tuple[number, number, number] if name == "opening_minimums" else number
+        return list[item] | text  # type: ignore[valid-type]
+    if name == "inactive_reserve_penalty":
+        assert limits is not None
+        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])] | None | text
+    return text | None
+
+
+#: The rule options a table may change, each with its type and range (every one optional).
+Options = create_model(  # type: ignore[call-overload]
+    "Options",
+    __config__=Strict,
+    **{name: (_option_type(name), Field(None)) for name in OPTION_NAMES},
+)
+
+
+class PersonSeat(BaseModel):
+    model_config = Strict
+    kind: Literal["person"]
+
+
+class BotSeat(BaseModel):
+    model_config = Strict
+    kind: Literal["bot"]
+    bot: Literal[tuple(BOT_KINDS)] = "greedy"  # type: ignore[valid-type]
+
+
+Seat = Annotated[PersonSeat | BotSeat, Field(discriminator="kind")]
+Seconds = Annotated[float, Field(strict=True)]
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``: a preset, options over it, the seats, and the table's pace."""
+
+    model_config = Strict
+    rules: Literal[tuple(PRESETS)] = "classic"  # type: ignore[valid-type]
+    options: Options = Field(default_factory=Options)  # type: ignore[valid-type]
+    seats: list[Seat] | None = Field(None, min_length=2, max_length=6)
+    bot_delay: Annotated[Seconds, Field(ge=0, le=10)] = 1.0
+    absent_after: Annotated[Seconds, Field(ge=1, le=3600)] = 60.0
+    turn_clock: Annotated[Seconds, Field(ge=1, le=3600)] | None = None
+    deal_pause: Annotated[Seconds, Field(ge=0, le=600)] = 15.0
+
+    def option_values(self) -> dict[str, Any]:
+        """The options given, as their JSON values (unset ones left out)."""
+        return {k: v for k, v in self.options.model_dump(exclude_unset=True).items()}  # type: ignore[attr-defined]
+
+
+class SitDown(BaseModel):
+    """``POST /api/tables/{id}/seats/{seat}``: the name to sit under."""
+
+    model_config = Strict
+    name: DisplayName
+
+
+class Seated(BaseModel):
+    seat: int
+    token: str
+
+
+class Error(BaseModel):
+    """Every refusal, HTTP or WebSocket: what was wrong, a code to act on, and the rule or option when one decides."""
+
+    error: str
+    code: str
+    rule: str | None = None
+
+
+# ------------------------------------------------------------- responses
+class SeatPublic(BaseModel):
+    seat: int
+    kind: Literal["person", "bot"]
+    name: str | None
+    team: int
+    bot: str | None = None
+    connected: bool | None = None
+    stand_in: bool | None = None
+
+
+class RulesPublic(BaseModel):
+    name: str
+    data: str | dict[str, Any]
+    words: list[str]
+
+
+class TableInfo(BaseModel):
+    """A table's public info: what the lobby and the table page show."""
+
+    id: str
+    invite: str
+    rules: RulesPublic
+    seats: list[SeatPublic]
+    status: Literal["open", "playing", "over"]
+    totals: list[int]
+    deals: int
+    settings: dict[str, float | None]
+
+
+class Lobby(BaseModel):
+    """A page of the lobby, newest first; ``next`` fetches the following page (``null`` at the end)."""
+
+    tables: list[TableInfo]
+    next: str | None
+
+
+class OptionInfo(BaseModel):
+    help: str
+    value: str
+    limits: tuple[int, int] | None = None
+
+
+class PresetInfo(BaseModel):
+    help: str
+    options: dict[str, str]
+
+
+class RulesCatalogue(BaseModel):
+    presets: dict[str, PresetInfo]
+    options: dict[str, OptionInfo]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    store: Literal["ok"]
+    live_tables: int
+
+
+# ------------------------------------------------------- WebSocket messages
+class Join(BaseModel):
+    """The first message of a connection: a seat's token (``null`` to watch) and the events already seen."""
+
+    model_config = Strict
+    type: Literal["join"]
+    token: Annotated[str, Field(max_length=TOKEN_LENGTH)] | None = None
+    since: Annotated[StrictInt, Field(ge=0)] = 0
+
+
+class Act(BaseModel):
+    model_config = Strict
+    type: Literal["action"]
+    action: Annotated[str, Field(max_length=ACTION_LENGTH)]
+    version: Annotated[StrictInt, Field(ge=0)]
+
+
+class Next(BaseModel):
+    model_config = Strict
+    type: Literal["next"]
+
+
+class Ping(BaseModel):
+    model_config = Strict
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Join | Act | Next | Ping, Field(discriminator="type")]
+
+
+def refusal(errors: list[Any]) -> str:
+    """Pydantic's errors in one line: where, and what was wrong (the first three)."""
+    parts = []
+    for error in errors[:3]:
+        where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path"))
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
+    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+    return "; ".join(parts) + more
