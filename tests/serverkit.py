@@ -25,10 +25,12 @@ from typing import Any
 
 import httpx
 import uvicorn
+from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from biriba.server import create_app
+from biriba.server.config import ServerConfig
 
 BIRIBA = str(Path(sys.executable).with_name("biriba"))
 
@@ -40,17 +42,24 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: str) -> Iterator[str]:
+def running_server(db: str, config: ServerConfig | None = None) -> Iterator[str]:
     """The app on a free port in a thread; yields its base URL."""
+    with serving(db, config) as (url, _app):
+        yield url
+
+
+@contextlib.contextmanager
+def serving(db: str, config: ServerConfig | None = None) -> Iterator[tuple[str, FastAPI]]:
+    """The app (with ``config``, else two bot workers) on a free port in a thread; yields its URL and the app."""
     port = free_port()
-    config = uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
-    server = uvicorn.Server(config)
+    app = create_app(db, config or ServerConfig(bot_workers=2))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
     wait_until_up(url)
     try:
-        yield url
+        yield url, app
     finally:
         server.should_exit = True
         thread.join(timeout=20)
@@ -58,13 +67,13 @@ def running_server(db: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def server_process(
-    db: str, port: int | None = None, env: dict[str, str] | None = None, biriba: str = BIRIBA
+    db: str, port: int | None = None, env: dict[str, str] | None = None, biriba: str = BIRIBA, *flags: str
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``biriba serve`` (of this venv, or the ``biriba`` given) as a process of its own; yields its URL and the
-    process (to kill)."""
+    """``biriba serve`` (of this venv, or the ``biriba`` given, with ``flags``) as a process of its own; yields its
+    URL and the process (to kill)."""
     port = port or free_port()
     process = subprocess.Popen(
-        [biriba, "serve", "--port", str(port), "--db", db],
+        [biriba, "serve", "--port", str(port), "--db", db, "--bot-workers", "1", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=dict(os.environ, **(env or {})),

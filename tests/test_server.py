@@ -7,16 +7,21 @@ a process to kill), on SQLite and on the machine's PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
+import time
 from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from biriba.cards import parse_card
-from serverkit import Player, create_table, running_server, server_process, sit
+from serverkit import Player, create_table, running_server, server_process, sit, ws_url
 
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -284,8 +289,93 @@ def test_a_turn_clock_finishes_a_slow_turn(tmp_path: Any) -> None:
                     timeout=10,
                 )
                 assert later["version"] > first["version"]
+                clocked = [e for e in later["events"] if e["kind"] == "action" and e["seat"] == 0]
+                assert all(e["by"] == "clock" for e in clocked)  # the log says the clock played it
+                others = [e for e in later["events"] if e["kind"] == "action" and e["seat"] != 0]
+                assert all("by" not in e for e in others)
 
         asyncio.run(main())
+        stored = httpx.get(f"{url}/api/tables/{table['id']}").json()
+        assert stored["status"] == "playing"
+
+
+def test_an_absent_players_stand_in_waits_once_then_plays_each_turn_at_the_bots_pace(tmp_path: Any) -> None:
+    """absent_after is the wait before the stand-in's first turn, not before each of them."""
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.2, absent_after=3, deal_pause=0)
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> list[tuple[float, dict[str, Any]]]:
+            async with Player(url, table["id"], token) as me:
+                await me.until(lambda m: m["type"] == "state")
+            arrived: list[tuple[float, dict[str, Any]]] = []
+            async with Player(url, table["id"], None) as watcher:  # a spectator notes when each move comes
+                end = time.monotonic() + 12
+                while time.monotonic() < end:
+                    with contextlib.suppress(TimeoutError):
+                        message = await watcher.receive(timeout=max(0.01, end - time.monotonic()))
+                        if message["type"] == "state":
+                            arrived += [(time.monotonic(), e) for e in message["events"] if e["kind"] == "action"]
+            return arrived
+
+        arrived = asyncio.run(main())
+        firsts = [i for i, (_t, e) in enumerate(arrived) if e["seat"] == 0 and i and arrived[i - 1][1]["seat"] != 0]
+        assert len(firsts) >= 2, [e["action"] for _t, e in arrived]
+        for i in firsts[1:]:  # every turn after the first comes at the bots' pace, not after absent_after again
+            assert arrived[i][0] - arrived[i - 1][0] < 1.5, arrived[i][1]
+        assert all(e["by"] == "absent" for _t, e in arrived if e["seat"] == 0)
+
+
+def test_every_http_answer_carries_the_security_headers(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        for path in ("/", "/static/app.js", "/api/rules", "/api/tables/nope"):
+            headers = httpx.get(url + path).headers
+            csp = headers["content-security-policy"]
+            assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+            assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+
+
+def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])
+        token = sit(url, table["id"], 0, "Eleni")
+        host = url.removeprefix("http://")
+
+        async def main() -> None:
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws_url(url, table["id"]), origin=Origin("https://evil.example"))
+            assert refused.value.response.status_code == 403
+            async with connect(ws_url(url, table["id"]), origin=Origin(f"http://{host}")) as ours:  # the page's own
+                await ours.send(json.dumps({"type": "join", "token": token, "since": 0}))
+                assert json.loads(await ours.recv())["type"] == "state"
+
+        asyncio.run(main())
+
+
+def test_health_and_metrics(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+        token = sit(url, table["id"], 0, "Eleni")
+        health = httpx.get(url + "/healthz").json()
+        assert health == {"status": "ok", "store": "ok", "live_tables": 1}
+
+        async def one_move() -> None:
+            async with Player(url, table["id"], token) as me:
+                state = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+                await me.send({"type": "action", "action": state["legal"][0], "version": state["version"]})
+                await me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+                await me.send({"type": "warp"})
+                await me.until(lambda m: m["type"] == "error")
+
+        asyncio.run(one_move())
+        text = httpx.get(url + "/metrics").text
+        samples = [line.rpartition(" ") for line in text.splitlines() if line[:1] not in ("#", "")]
+        metric = {name: float(value) for name, _space, value in samples}
+        assert metric["biriba_live_tables"] == 1 and metric["biriba_round_trip_seconds_count"] >= 1
+        assert metric['biriba_actions_total{by="person"}'] >= 1
+        assert metric['biriba_refusals_total{code="bad_message"}'] >= 1
+        assert "biriba_bot_queue" in metric and "biriba_engine_cache_total" in metric
+        assert any(name.startswith('biriba_engine_cache_entries{cache="meld table"}') for name in metric)
 
 
 def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None:

@@ -87,6 +87,9 @@ def test_a_whole_deal_with_three_bots_played_by_clicking(browser: Browser, serve
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None
+    )
     page.goto(server + "/")
     page.wait_for_selector("#create-form")
     shot(page, "lobby-desktop")

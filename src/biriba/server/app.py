@@ -64,6 +64,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 #: Messages a connection may send in one second before they are dropped.
 RATE = 20
+#: The most tables a lobby page holds.
+LOBBY_PAGE = 100
 #: Seconds a new connection has to send ``join``.
 JOIN_WITHIN = 10.0
 #: Close codes (docs/protocol.md).
@@ -109,6 +111,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         app.state.hall = hall
         # long-lived tables hold many small objects: collect the young ones less often, and leave
         # the start-up's objects out of the collections, so that no full collection stalls a move
+        thresholds = gc.get_threshold()
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
         try:
@@ -117,6 +120,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             await hall.close()
             thinkers.close()
             await store.close()
+            gc.unfreeze()  # the process may go on without the server (tests, an embedding program)
+            gc.set_threshold(*thresholds)
 
     app = FastAPI(
         title="biriba",
@@ -124,8 +129,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
-        max_body_size=config.max_body,
     )
+    app.add_middleware(BodyLimit, most=config.max_body)
     app.add_middleware(SecurityHeaders)
     metrics = Metrics(lambda: gauges(app))
     app.state.metrics = metrics
@@ -158,8 +163,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-        message = f"the body is larger than {config.max_body} bytes" if exc.status_code == 413 else str(exc.detail)
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        message = str(exc.detail)
         code = codes.get(exc.status_code, "bad_request")
         metrics.refused.labels(code).inc()
         return JSONResponse({"error": message, "code": code}, status_code=exc.status_code, headers=exc.headers)
@@ -208,7 +213,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def lobby(
         request: Request,
         status: Annotated[str, Query(pattern=r"^(open|playing|over)(,(open|playing|over)){0,2}$")] = "open,playing",
-        limit: Annotated[int, Query(ge=1, le=config.lobby_page)] = 20,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE)] = 20,
         after: Annotated[str | None, Query(max_length=80)] = None,
     ) -> dict[str, Any]:
         """The tables with these statuses, the most recently active first, a page at a time."""
@@ -379,6 +384,54 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class BodyLimit:
+    """Refuses a request body larger than ``most`` bytes with a 413 in the protocol's shape, reading no further."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > self.most:
+            await self.refuse(send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message: MutableMapping[str, Any] = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.most:
+                raise _TooLarge
+            return message
+
+        async def watched(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooLarge:
+            if not started:
+                await self.refuse(send)
+
+    async def refuse(self, send: Any) -> None:
+        body = json.dumps({"error": f"the body is larger than {self.most} bytes", "code": "too_large"}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": 413, "headers": [*headers, *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    """A body that went past the limit while it was read."""
+
+
 class Connection:
     """One client's connection: join, then messages, each checked before the table sees it."""
 
@@ -460,7 +513,7 @@ class Connection:
             errors = exc.errors()
             if any(e["type"] == "json_invalid" for e in errors):
                 await self.error("bad_message", "not JSON")
-            elif any(e["type"] in ("union_tag_not_found", "model_attributes_type") for e in errors):
+            elif any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
                 await self.error("bad_message", 'a message is a JSON object with a "type"')
             elif any(e["type"] == "union_tag_invalid" for e in errors):
                 await self.error("bad_message", 'unknown message type: "join", "action", "next" or "ping"')

@@ -40,8 +40,6 @@ class ServerConfig:
     cache_budget: int = 1_000_000
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
-    #: Tables a lobby page holds at most.
-    lobby_page: int = 100
 
     @property
     def workers(self) -> int:

@@ -187,7 +187,9 @@ def _cursor(text: str | None) -> tuple[float, str] | None:
         return None
     touched, sep, table_id = text.partition(":")
     try:
-        return (float(touched), table_id) if sep else None
+        if not sep or not table_id:
+            raise ValueError(text)
+        return float(touched), table_id
     except ValueError:
         raise TableError("invalid", "after: a cursor from a lobby page's next") from None
 

@@ -63,7 +63,7 @@ def _option_type(name: str) -> Any:
         assert limits is not None
         number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
         item = tuple[number, number, number] if name == "opening_minimums" else number
-        return list[item] | text  # type: ignore[valid-type]
+        return Annotated[list[item], Field(max_length=OPTION_LENGTHS[name])] | text  # type: ignore[valid-type]
     if name == "inactive_reserve_penalty":
         assert limits is not None
         return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])] | None | text
@@ -220,11 +220,26 @@ ClientMessage = Annotated[Join | Act | Next | Ping, Field(discriminator="type")]
 
 
 def refusal(errors: list[Any]) -> str:
-    """Pydantic's errors in one line: where, and what was wrong (the first three)."""
-    parts = []
-    for error in errors[:3]:
-        where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query", "path"))
+    """Pydantic's errors in one line: where, and what was wrong, for the first two places.
+
+    Of a union's branches, the one the value was meant for speaks: a wrong
+    type is told only when nothing more telling was found at that place.
+    """
+    found: dict[str, str] = {}
+    for error in sorted(errors, key=lambda e: str(e.get("type", "")).endswith("_type")):
+        where = _place(error.get("loc", ()))
         message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-        parts.append(f"{where}: {message}" if where else message)
-    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
-    return "; ".join(parts) + more
+        found.setdefault(where, f"{where}: {message}" if where else message)
+    told = list(found.values())
+    more = f" (and {len(told) - 2} more)" if len(told) > 2 else ""
+    return "; ".join(told[:2]) + more
+
+
+def _place(loc: Any) -> str:
+    """``options.cut_bonus``: the field's path, without the request's part or a union branch's name."""
+    path: list[str] = []
+    for part in map(str, loc):
+        if part in ("body", "query", "path") or any(mark in part for mark in "[(-") or path[-1:] == [part]:
+            continue
+        path.append(part)
+    return ".".join(path)

@@ -1,0 +1,56 @@
+"""Hard bots think in worker processes (``server/thinking.py``): a legal choice, tables served in turn, a full queue
+answered at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from biriba.bots import GreedyBot
+from biriba.deal import Deal
+from biriba.server.thinking import Thinkers
+
+
+def position(seed: int) -> tuple[Deal, int]:
+    deal = Deal.shuffled(seed=seed)
+    deal.apply(deal.parse_action("draw"))
+    return deal, deal.to_move
+
+
+def test_a_worker_chooses_a_legal_action_from_the_seats_view_and_tables_take_turns() -> None:
+    async def main() -> None:
+        thinkers = Thinkers(workers=1, queue=10)
+        try:
+            await thinkers.start()
+            deal, seat = position(1)
+            legal = list(deal.legal_actions())
+            choice = await thinkers.choose("hard", "s", 30, deal.view_for(seat), legal)
+            assert choice in legal and thinkers.stats.decisions == 1
+
+            served: list[str] = []
+
+            async def table(name: str) -> None:  # a table asks one decision at a time
+                for turn in range(3):
+                    await thinkers.choose("hard", f"{name}{turn}", 20, deal.view_for(seat), legal)
+                    served.append(name)
+
+            await asyncio.gather(table("a"), table("b"), table("c"))
+            assert served == ["a", "b", "c"] * 3  # in turn: no table passes another twice
+        finally:
+            thinkers.close()
+
+    asyncio.run(main())
+
+
+def test_past_the_queue_a_hard_bot_plays_its_quick_move_at_once() -> None:
+    async def main() -> None:
+        thinkers = Thinkers(workers=1, queue=0)
+        try:
+            deal, seat = position(2)
+            legal = list(deal.legal_actions())
+            choice = await thinkers.choose("hard", "q", 1000, deal.view_for(seat), legal)
+            assert choice == GreedyBot("q").choose(deal.view_for(seat), legal)
+            assert (thinkers.stats.quick, thinkers.stats.decisions) == (1, 0)
+        finally:
+            thinkers.close()
+
+    asyncio.run(main())
