@@ -1,6 +1,7 @@
 """What some tests need of the machine beyond the Python packages, and how to get it.
 
-A test that needs PostgreSQL, Chromium, Ray or a C compiler says so with
+A test that needs PostgreSQL, Chromium, Ray, a C compiler or the package
+index (PyPI) says so with
 ``@pytest.mark.needs("postgresql")`` (or calls :func:`require`).  Where the
 service is missing the test is skipped with a one-line reason, and the run
 ends with a list of what was left out and how to get it.  Under CI
@@ -14,7 +15,10 @@ import importlib.util
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import sysconfig
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -55,6 +59,17 @@ def _compiler() -> str | None:
     return f"{' and '.join(missing)} not installed" if missing else None
 
 
+def _index() -> str | None:
+    """Can pip fetch packages here (the package tests install the wheel's dependencies into fresh venvs)?"""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", folder, "platformdirs"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return "pip could not fetch a package in two minutes"
+    return None if done.returncode == 0 else f"pip cannot fetch packages ({done.stderr.strip().splitlines()[-1:]})"
+
+
 @dataclass(frozen=True)
 class Service:
     title: str
@@ -72,6 +87,7 @@ SERVICES = {
     "chromium": Service("Chromium", _chromium, "apt-get install chromium (Debian's browser; none is downloaded)"),
     "ray": Service("Ray", _ray, "pip install 'biriba[ray]' (make test installs it)"),
     "compiler": Service("a C compiler", _compiler, "apt-get install gcc python3-dev; pip install 'biriba[fast]'"),
+    "index": Service("the package index", _index, "a network that reaches PyPI, or pip configured for a mirror"),
 }
 PREFIX = "needs "
 
@@ -105,6 +121,7 @@ def left_out(reasons: list[str]) -> list[str]:
             if reason.startswith(f"{PREFIX}{service.title}:"):
                 counts[name] = counts.get(name, 0) + 1
     return [
-        f"{SERVICES[name].title}: {count} test{'s' if count > 1 else ''} skipped; to run them: {SERVICES[name].how}"
+        f"{SERVICES[name].title}: {count} test{'s' if count > 1 else ''} skipped;"
+        f" to run {'them' if count > 1 else 'it'}: {SERVICES[name].how}"
         for name, count in counts.items()
     ]

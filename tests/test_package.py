@@ -28,7 +28,7 @@ from pexpect.popen_spawn import PopenSpawn
 from serverkit import server_process
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.xdist_group("package")
+pytestmark = [pytest.mark.xdist_group("package"), pytest.mark.needs("index")]
 
 
 def run(*command: str | Path, timeout: float = 600, **kwargs: object) -> subprocess.CompletedProcess[str]:

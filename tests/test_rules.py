@@ -70,7 +70,7 @@ def test_R26_meld_bonus_table() -> None:
         ("nope", "unknown rules preset"),
         ({"colour": "red"}, "unknown rule options"),
         ({"card_values": {"joker": 20, "queen": 3}}, "bad rule options"),
-        ({"seats": 3}, r"partnerships need 4 or 6 seats .*for 3 players alone, .*\(--set partnerships=false\)"),
+        ({"seats": 3}, r"partnerships need 4 or 6 seats .*for 3 players alone, also set partnerships=false"),
         ({"seats": 7, "partnerships": False}, "seats: 2 to 6, not 7"),
         ({"trump": "hearts"}, "trump must be one of"),
         ({"target_rule": "maybe"}, "target_rule"),

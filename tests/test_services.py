@@ -37,3 +37,4 @@ def test_the_run_ends_with_each_missing_service_its_count_and_how_to_get_it(gone
     reasons = ["needs Gone: nothing there", "needs Gone: nothing there", "some other reason"]
     assert left_out(reasons) == ["Gone: 2 tests skipped; to run them: apt-get install gone"]
     assert left_out(["some other reason"]) == []
+    assert left_out(reasons[:1]) == ["Gone: 1 test skipped; to run it: apt-get install gone"]

@@ -253,6 +253,7 @@ def test_ctrl_c_says_where_the_match_is_saved() -> None:
         (["--bots", "wizard"], r"unknown bot kind 'wizard'"),
         (["--think-ms", "0"], r"--think-ms is a number of milliseconds, more than 0"),
         (["--think-ms", "nan"], r"--think-ms is a number of milliseconds, more than 0"),
+        (["--rules", "atout", "--set", "seats=3"], r"for 3 players alone, also --set partnerships=false"),
     ],
 )
 def test_bad_start_options_give_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -83,7 +83,7 @@ def test_a_save_that_cannot_be_read_is_listed_and_resume_says_so(
     assert code == 0 and f"cannot be read: not JSON: cut short or damaged  {broken}" in out
     assert str(older.save_path) in out and "'biriba play --resume' would stop" in out
     code, out = play(capsys, "--resume")
-    assert code == 2 and f"the newest save, {broken}, cannot be read" in out and "--resume FILE" in out
+    assert code == 2 and f"a newer save, {broken}, cannot be read" in out and "--resume FILE" in out
     broken.unlink()
     code, out = play(capsys, "--list")
     assert f"continues the newest unfinished one: {older.save_path}" in out
@@ -101,3 +101,34 @@ def test_resume_refuses_what_the_saved_match_fixes(
     code, out = play(capsys, "--resume", str(saved.save_path), *extra)
     assert code == 2 and f"{extra[0]}: a resumed match goes on as it was saved" in out, out
     assert saved.save_path.read_text() == before
+
+
+def test_save_refuses_a_pipe_and_keeps_a_files_permissions_and_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    code, out = play(capsys, "--save", str(pipe))
+    assert code == 2 and "that is not a file" in out  # and it did not hang reading it
+    real = tmp_path / "real.json"
+    write_atomically(real, {"format": "x"})
+    assert real.stat().st_mode & 0o777 == 0o666 & ~_current_umask()
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomically(link, {"format": "y"})
+    assert link.is_symlink() and json.loads(real.read_text()) == {"format": "y"}
+    assert real.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_link_to_nothing_in_the_saves_folder_is_passed_over(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = Session.new(CLASSIC, ["greedy"], seed=3)
+    (data / "gone.json").symlink_to(data / "nowhere.json")
+    code, out = play(capsys, "--list")
+    assert code == 0 and str(saved.save_path) in out and "gone.json" not in out
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--plain",
         action="store_true",
-        help="line mode in plain ASCII, for screen readers and logs (also when the output is not a terminal)",
+        help="the line mode in plain ASCII, for screen readers and logs (the line mode is also what a pipe gets)",
     )
     p.set_defaults(run=_play)
 
@@ -332,7 +332,8 @@ def _replay(args: argparse.Namespace) -> int:
     def won(winners: Sequence[int]) -> str:
         if len(winners) > 1:
             return f"{' and '.join(teams[t] for t in winners)} tie"
-        return f"{teams[winners[0]]} {'win' if len(match.rules.teams[winners[0]]) > 1 else 'wins'}"
+        one = len(match.rules.teams[winners[0]]) == 1 and teams[winners[0]] != "You"
+        return f"{teams[winners[0]]} {'wins' if one else 'win'}"
 
     for item in deals_out:
         if item.get("in_progress"):
@@ -391,8 +392,8 @@ def _rules_arg(name: str, options: Sequence[str] = ()) -> Rules:
         raise Misuse(f"unknown rules preset {name!r}; known: {', '.join(PRESETS)}")
     try:
         return preset(name).with_options(options)
-    except BiribaError as exc:
-        raise Misuse(str(exc)) from None
+    except BiribaError as exc:  # the engine says "set option=value"; here that is written --set option=value
+        raise Misuse(re.sub(r"\bset (\w+=\S+)", r"--set \1", str(exc))) from None
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -511,16 +512,15 @@ _RESUME_FIXES = (
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from .bots import BOT_HELP
     from .tui import SaveError, list_matches, run_game
     from .tui.saves import last_unfinished
+    from .tui.words import bot_lines
 
     if args.list:
         return list_matches(Console(highlight=False))
     if args.bots.strip() == "help":
         print("Bot kinds for 'biriba play --bots KIND[,KIND...]' (cycled over the other seats):")
-        for kind, words in BOT_HELP.items():
-            print(f"  {kind:8} {words}")
+        print(bot_lines(width=78))
         return 0
     kinds = _bot_kinds(args.bots)
     resume: Path | None = None

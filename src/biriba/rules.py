@@ -226,8 +226,8 @@ class Rules:
                 raise NotationError(f"{option}: at most {most} items")
         if self.partnerships and self.seats not in (4, 6):
             raise NotationError(
-                f"partnerships need 4 or 6 seats (partners opposite): for {self.seats} players alone, set"
-                " partnerships=false as well (--set partnerships=false)"
+                f"partnerships need 4 or 6 seats (partners opposite): for {self.seats} players alone,"
+                " also set partnerships=false"
             )
         dealt = self.seats * self.hand_size + self.packets * self.packet_size + 1
         if dealt >= self.deck_size:

@@ -19,6 +19,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -34,7 +35,7 @@ from .words import Words, help_text
 
 CSS = """
 Screen { layout: vertical; }
-#header { height: auto; max-height: 2; background: $primary-background; color: $text; }
+#header { dock: top; height: auto; max-height: 2; background: $primary-background; color: $text; }
 #melds { height: auto; min-height: 3; max-height: 70%; padding: 0 1; }
 #info { height: auto; max-height: 3; }
 #storybox { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
@@ -74,18 +75,10 @@ class HandView(Widget, can_focus=True):
         self.cursor = min(self.cursor, max(len(cards) - 1, 0))
         self.picked = {i for i in self.picked if i < len(cards)}
         fresh = session.fresh.copy()
-        width = max(self.size.width, 20)
-        text = Text()
-        self.places = []
-        row, col = 0, 0
-        label = Text(f"Your hand ({len(cards)}): ", style="bold")
-        text.append_text(label)
-        col = len(label)
-        previous = None
+        self.places = self.card_places(cards, max(self.size.width, 20))
+        text = Text(f"Your hand ({len(cards)}):", style="bold")
+        row, col = 0, text.cell_len
         for index, code in enumerate(cards):
-            group = "wild" if code in session.match.rules.wild_kinds else code & 3
-            gap = 2 if previous is not None and group != previous else 1 if index else 0
-            previous = group
             face = words.card(code, fresh=fresh[code] > 0)
             if fresh[code]:
                 fresh[code] -= 1
@@ -93,17 +86,41 @@ class HandView(Widget, can_focus=True):
                 face.stylize("on dark_goldenrod")
             if index == self.cursor and self.has_focus:
                 face.stylize("underline")
-            if col + gap + face.cell_len > width:
+            place_row, start, _end = self.places[index]
+            if place_row != row:
                 text.append("\n")
-                row, col, gap = row + 1, 0, 0
-            text.append(" " * gap)
-            col += gap
-            self.places.append((row, col, col + face.cell_len))
-            text.append_text(face)
-            col += face.cell_len
+                row, col = place_row, 0
+            text.append(" " * (start - col)).append_text(face)
+            col = start + face.cell_len
         if not cards:
-            text.append("empty", style="dim")
+            text.append(" empty", style="dim")
         return text
+
+    def card_places(self, cards: list[int], width: int) -> list[tuple[int, int, int]]:
+        """Where each card goes: (row, start, end); a space between cards, two between suits."""
+        words = self.game.session.words
+        wilds = self.game.session.match.rules.wild_kinds
+        places = []
+        row, col = 0, len(f"Your hand ({len(cards)}):")
+        previous = None
+        for code in cards:
+            group = "wild" if code in wilds else code & 3
+            gap = 2 if previous is not None and group != previous else 1
+            previous = group
+            size = words.card(code).cell_len
+            if col + gap + size > width:
+                row, col, gap = row + 1, 0, 0
+            places.append((row, col + gap, col + gap + size))
+            col += gap + size
+        return places
+
+    def rows(self, width: int) -> int:
+        """The lines the hand takes at ``width``."""
+        places = self.card_places(self.cards(), width)
+        return places[-1][0] + 1 if places else 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.rows(max(width, 20))
 
     def on_click(self, event: events.Click) -> None:
         for index, (row, start, end) in enumerate(self.places):
@@ -187,6 +204,7 @@ class BiribaApp(App[str]):
         Binding("h", "hint", "hint"),
         Binding("l", "log", "log"),
         Binding("s", "score", "score"),
+        Binding("v", "melds", "every meld", show=False),
         Binding("question_mark", "help", "help"),
         Binding("colon,tab", "type", "type", key_display=":", show=False),
         Binding("q", "quit_game", "quit"),
@@ -249,6 +267,16 @@ class BiribaApp(App[str]):
         """After a resize the story shows its newest lines."""
         if self.query("#story"):
             self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
+
+    def meld_rows(self) -> int:
+        """The rows the melds may take, so that the rest of the table keeps the least it needs in sight."""
+        width = max(self.size.width, 20)
+        words = self.session.words
+        header = len(self.header_text(words).wrap(self.console, width))
+        info = min(3, len(self.info_text(self.session.view(), words).wrap(self.console, width)))
+        hand = min(6, self.hand.rows(width))
+        # the story's least (3) and its line, the hand's line, the status, the command line, the keys
+        return max(4, self.size.height - header - info - 4 - (1 + hand) - 3)
 
     def header_text(self, words: Words) -> Text:
         """The rules, the deal and the match score: with the seats' short names if the full ones do not fit,
@@ -496,6 +524,20 @@ class BiribaApp(App[str]):
     def action_log(self) -> None:
         lines = [line.text for line in self.session.deal_lines()] or [Text("Nothing yet.")]
         self.push_screen(Dialog(Group(Text("This deal so far", style="bold"), *lines)))
+
+    def action_melds(self) -> None:
+        """Every team's melds in full, for a table too crowded to show them all at once."""
+        session = self.session
+        words = session.words
+        view = session.view()
+        parts: list[Text] = []
+        for team in words.team_order():
+            parts.append(Text(f"{words.team_label(team)}  {words.table_points(view, team)} pts", style="bold"))
+            for index, meld in enumerate(view.melds[team], 1):
+                parts.append(Text(f"  {index}. ").append_text(words.meld(meld)).append(f"  {words.meld_state(meld)}"))
+            if not view.melds[team]:
+                parts.append(Text("  no melds", style="dim"))
+        self.push_screen(Dialog(Group(*parts)))
 
     def action_score(self) -> None:
         self.push_screen(Dialog(score_sheet(self.session.words, self.session.score_sheet())))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.widgets import Static
 
 from ..views import PlayerView
@@ -35,8 +36,6 @@ class MeldsBoard(Static):
 
     #: The narrowest column for a team: its name, points and reserve, and a meld, without wrapping.
     COLUMN = 38
-    #: The rows the rest of the table needs at least (header, info, story, hand, status, command, keys).
-    REST = 12
 
     def __init__(self, app_: BiribaApp, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -44,26 +43,35 @@ class MeldsBoard(Static):
         self.places: list[Place] = []  # your team's melds
 
     def render(self) -> Text:
+        return self.board(max(self.size.width, 20))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The rows the board needs at the width it is given (its own size is not set yet when this is asked)."""
+        return len(self.board(max(width, 20)).split())
+
+    def board(self, width: int) -> Text:
+        """The board at ``width`` columns; keeps where your melds are, for clicks."""
         session = self.game.session
         view = session.view()
-        width = max(self.size.width, 20)
         teams = session.words.team_order()
-        header = len(self.game.header_text(session.words).wrap(self.app.console, self.app.size.width))
-        budget = max(4, self.app.size.height - self.REST - (header - 1))
+        budget = self.game.meld_rows()
         if width >= self.COLUMN * len(teams):
             board = self.in_columns(view, teams, width, budget)
             if board is not None:
                 return board
-        for short in range(3):  # what does not fit is told shorter: runs by their ends, then the others' states
+        ours = view.rules.team_of[YOU]
+        for short in range(4):  # told shorter until it fits: runs by their ends, the others' states, their titles
             rows: list[Text] = []
             places: list[Place] = []
             for team in teams:
-                told = short if team != view.rules.team_of[YOU] else min(short, 1)
-                lines, team_places, _cut = self.team_lines(view, team, width, told)
-                places += [(len(rows) + row, start, end, number) for row, start, end, number in team_places]
+                lines, team_places, _cut = self.team_lines(view, team, width, short if team != ours else min(short, 1))
+                if team == ours:  # a click adds to your own melds only
+                    places += [(len(rows) + row, start, end, number) for row, start, end, number in team_places]
                 rows += lines
             if len(rows) <= budget:
                 break
+        if short == 3 and len(rows) < budget:
+            rows.append(Text("v shows every team's melds", style="dim italic"))
         self.places = places
         return Text("\n").join(rows)
 
@@ -93,11 +101,14 @@ class MeldsBoard(Static):
         """A team's title and melds in ``width`` columns, where each meld is, and whether one had to be cut.
 
         With a ``budget`` of rows (a column) the melds go down as many sub-columns as it needs; without,
-        they flow across the width.  ``short`` 1 writes runs by their ends, 2 the melds' states alone.
+        they flow across the width.  ``short`` 1 writes runs by their ends, 2 the melds' states alone,
+        3 the title alone.
         """
         words = self.game.session.words
         lines = self.title(words, view, team, width)
         melds = view.melds[team]
+        if short == 3:
+            return lines, [], False
         if short == 2 and melds:
             lines[-1].append(" · " + ", ".join(words.short_state(meld) for meld in melds), style="dim")
             return [row for line in lines for row in line.wrap(self.app.console, width)], [], False
@@ -142,8 +153,11 @@ class MeldsBoard(Static):
         return [title, Text(state, style="dim")]
 
     def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)  # inside the padding, as the places are counted
+        if offset is None:
+            return
         for row, start, end, number in self.places:
-            if event.y == row and start <= event.x < end:
+            if offset.y == row and start <= offset.x < end:
                 self.game.add_to(number)
                 return
 

@@ -18,6 +18,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..errors import BiribaError
+from ..melds import Meld
 from ..scoring import DealResult
 from ..terms import Phase
 from ..views import PlayerView
@@ -38,6 +39,7 @@ class LineGame:
         self.box = box.ASCII if plain else box.ROUNDED
         self.shown = 0  # the story lines printed so far
         self.turn_shown: tuple[int, int] | None = None  # the (deal, turn) whose whole table was printed
+        self.melds_shown: list[Meld] = []  # your team's melds as last printed
 
     # ------------------------------------------------------------- flow
     def run(self) -> int:
@@ -135,6 +137,7 @@ class LineGame:
             except BiribaError as exc:
                 self.console.print(Text(f"Not allowed: {self.words.told(str(exc))}", style="bold red"))
                 continue
+            self.show_new_lines()  # your action at once, your discard too
             return True
 
     def confirm(self, question: str) -> bool:
@@ -169,15 +172,28 @@ class LineGame:
         )
         self.shown = len(session.lines)
         self.turn_shown = self.moment()
+        self.melds_shown = session.view().melds[session.match.rules.team_of[YOU]]
 
-    def show_changes(self) -> None:
-        """Within your turn: what happened since the last print (your action) and your hand now."""
+    def show_new_lines(self) -> None:
         session = self.session
         for line in session.lines[self.shown :]:
             self.console.print(line.text)
         self.shown = len(session.lines)
-        self.console.print(hand_line(self.words, session.view(), session.fresh))
-        note = self.words.kept_single(session.view())
+
+    def show_changes(self) -> None:
+        """Within your turn: what happened since the last print, your team's melds if they changed (``add N``
+        counts them), and your hand now."""
+        session = self.session
+        self.show_new_lines()
+        view = session.view()
+        ours = view.rules.team_of[YOU]
+        if view.melds[ours] != self.melds_shown:
+            self.console.print(Text("Your team's melds:", style="bold"))
+            for line in meld_lines(self.words, view, ours):
+                self.console.print(line)
+        self.melds_shown = view.melds[ours]
+        self.console.print(hand_line(self.words, view, session.fresh))
+        note = self.words.kept_single(view)
         if note:
             self.console.print(note)
 

@@ -53,6 +53,8 @@ def check_save_path(path: Path, force: bool) -> None:
     """
     if path.is_dir():
         raise SaveError(f"--save {path}: that is a folder; name a file, e.g. {path / 'match.json'}")
+    if path.exists() and not path.is_file():  # a pipe or a device would be read for ever, or written into
+        raise SaveError(f"--save {path}: that is not a file; name a file, e.g. match.json")
     if path.exists() and not _is_record(path):
         raise SaveError(
             f"--save {path}: that file is not a match saved by biriba, and it is left as it is"
@@ -70,16 +72,28 @@ def check_save_path(path: Path, force: bool) -> None:
 
 
 def write_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write the record so that a crash leaves the old file or the new one, never half of one."""
+    """Write the record so that a crash leaves the old file or the new one, never half of one.
+
+    Through a link, the file it points to is written; the file keeps its permissions (a new one gets the
+    umask's, as any file the user makes).
+    """
+    path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w") as tmp:
             tmp.write(json.dumps(data) + "\n")
+        os.chmod(name, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
         os.replace(name, path)
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _is_record(path: Path) -> bool:
@@ -126,9 +140,12 @@ def saved_matches() -> list[SavedMatch]:
     folder = data_dir()
     out = []
     for path in folder.glob("*.json") if folder.is_dir() else []:
-        modified = path.stat().st_mtime
         try:
-            data = _read(path)
+            modified = path.stat().st_mtime
+        except OSError:  # a link to nothing: not a save
+            continue
+        try:
+            data = _read(path) if path.is_file() else None
         except BiribaError as exc:
             out.append(SavedMatch(path, modified, problem=str(exc)))
             continue
@@ -152,7 +169,7 @@ def last_unfinished() -> Path | None:
     for match in saved_matches():
         if match.problem is not None:
             raise SaveError(
-                f"the newest save, {match.path}, cannot be read ({match.problem}); move it away, or name the"
+                f"a newer save, {match.path}, cannot be read ({match.problem}); move it away, or name the"
                 " match to continue: 'biriba play --resume FILE' ('biriba play --list' lists them)"
             )
         if not match.over:

@@ -48,12 +48,17 @@ KIND_WORDS = {"draw": "draw", "take": "take", "pass": "pass", "meld": "meld", "a
 HELP_WIDTH = 62
 
 
-def help_text(keys: bool) -> str:
-    """The help (rich markup): the full-screen keys when ``keys``, else the line mode's commands."""
-    bots = "\n".join(
-        textwrap.fill(words, HELP_WIDTH, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
+def bot_lines(width: int = HELP_WIDTH) -> str:
+    """The bot kinds, a paragraph each (the help, and ``biriba play --bots help``)."""
+    return "\n".join(
+        textwrap.fill(words, width, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
         for name, words in BOT_HELP.items()
     )
+
+
+def help_text(keys: bool) -> str:
+    """The help (rich markup): the full-screen keys when ``keys``, else the line mode's commands."""
+    bots = bot_lines()
     if keys:
         how = """
 [b]Keys[/b]
@@ -66,7 +71,7 @@ def help_text(keys: bool) -> str:
   : or tab    type an action (enter plays it, esc goes back)"""
     else:
         how = """
-[b]Commands[/b] (or the full screen's key: h, l, s, ?, q)
+[b]Commands[/b] (h, l, s, ? and q work too)
   table   the whole table        pile   the whole discard pile
   legal   every legal action     hint   the hard bot's move
   log     the whole deal so far  score  the score sheet
