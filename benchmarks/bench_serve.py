@@ -2,12 +2,21 @@
 
 Starts ``biriba serve`` as its own process (SQLite, then PostgreSQL), opens N
 tables of four seats, and seats four WebSocket clients at each; every client
-answers its turns with a random legal action after a second's thought.  It
-reports actions per second, the round trip of an action (sent until the
-state that holds it comes back) as p50 and p99, and the server's memory per
-table.  Figures, not a test: the machine is shared and noisy.
+answers its turns with a random legal action after a second's thought.
+Beside them, P "paced" tables of one person and three greedy bots at the
+bots' pace of 0.5 s, and H tables of four hard bots at full speed (no pause:
+their searches run one after another in the server's bot workers).  Each
+load is run twice, without the hard bots (quiet) and with them (loaded).
 
-Usage: ``python benchmarks/bench_serve.py [--tables 200] [--seconds 30] [--think 1] [--db sqlite|postgresql]``.
+It reports actions per second, the round trip of a person's action (sent
+until the state that holds it comes back) as p50 and p99, the round trip
+of a ping (p50, p95), the pace of the paced tables' bots (the median time
+between two bot moves in a row, against the 0.5 s asked), the hard bots'
+decisions, and the server's memory per table.  Figures, not a test: the
+machine is shared and noisy, and the clients run on the same two cores.
+
+Usage: ``python benchmarks/bench_serve.py [--tables 200] [--paced 10] [--hard 20] [--seconds 30] [--think 1]
+[--db sqlite|postgresql|both]``.
 """
 
 from __future__ import annotations
@@ -16,7 +25,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,7 +35,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serverkit import create_table, server_process, sit, ws_url
+from serverkit import BIRIBA, create_table, server_process, sit, ws_url
+
+#: The server's bot workers: every core but one (this machine has two).
+WORKERS = 1
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432"
 
@@ -67,13 +78,80 @@ async def client(url: str, table_id: str, token: str, seed: int, think: float, s
     return actions
 
 
-async def load(url: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
+async def paced_client(
+    url: str, table_id: str, token: str, seed: int, think: float, stop: float, gaps: list[float], pings: list[float]
+) -> None:
+    """A person at a table of three bots: plays its turns, notes the time between two bot moves, and pings.
+
+    It keeps reading while it thinks, so that a pong or a bot's move is timed when it comes.
+    """
+    rng = random.Random(seed)
+    last_bot: float | None = None
+    pinged: float | None = None
+    next_ping = time.monotonic() + 1
+    due: tuple[float, dict[str, Any]] | None = None  # an action to send at a time (after thinking)
+    joined = False
+    async with connect(ws_url(url, table_id), max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "join", "token": token, "since": 0}))
+        while time.monotonic() < stop:
+            now = time.monotonic()
+            if pinged is None and now >= next_ping:
+                pinged = now
+                await ws.send(json.dumps({"type": "ping"}))
+            if due is not None and now >= due[0]:
+                await ws.send(json.dumps(due[1]))
+                due = None
+            wake = min(stop, next_ping if pinged is None else stop, due[0] if due is not None else stop)
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.01, wake - now)))
+            except TimeoutError:
+                continue
+            now = time.monotonic()
+            if message["type"] == "pong" and pinged is not None:
+                pings.append(now - pinged)
+                pinged, next_ping = None, now + 1
+                continue
+            if message["type"] != "state":
+                continue
+            for event in message["events"] if joined else ():  # the first state tells the past: not timed
+                if event["kind"] != "action" or event["seat"] == 0:
+                    last_bot = None
+                else:
+                    if last_bot is not None:
+                        gaps.append(now - last_bot)
+                    last_bot = now
+            joined = True
+            if message["legal"]:
+                action = rng.choice(message["legal"])
+                due = (now + think, {"type": "action", "action": action, "version": message["version"]})
+            elif message["result"] is not None and message["table"]["status"] != "over":
+                await ws.send(json.dumps({"type": "next"}))
+
+
+def quantile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return round(values[max(0, int(len(values) * q) - 1)] * 1000, 1)
+
+
+async def load(url: str, tables: int, seconds: float, think: float, paced: int, hard: int) -> dict[str, Any]:
+    person = {"kind": "person"}
     seats = []
     for n in range(tables):
-        table = await asyncio.to_thread(create_table, url, [{"kind": "person"}] * 4, bot_delay=0, deal_pause=0)
+        table = await asyncio.to_thread(create_table, url, [person] * 4, bot_delay=0, deal_pause=0)
         tokens = [await asyncio.to_thread(sit, url, table["id"], s, f"p{s}") for s in range(4)]
         seats.append((table["id"], tokens, n))
+    greedy = {"kind": "bot", "bot": "greedy"}
+    paced_seats = []
+    for n in range(paced):
+        table = await asyncio.to_thread(create_table, url, [person, greedy, greedy, greedy], bot_delay=0.5)
+        paced_seats.append((table["id"], await asyncio.to_thread(sit, url, table["id"], 0, "paced"), n))
+    for _ in range(hard):
+        await asyncio.to_thread(create_table, url, [{"kind": "bot", "bot": "hard"}] * 4, bot_delay=0, deal_pause=0)
     trips: list[float] = []
+    gaps: list[float] = []
+    pings: list[float] = []
     start = time.monotonic()
     stop = start + seconds
     counts = await asyncio.gather(
@@ -81,17 +159,26 @@ async def load(url: str, tables: int, seconds: float, think: float) -> dict[str,
             client(url, tid, token, n * 4 + s, think, stop, trips)
             for tid, tokens, n in seats
             for s, token in enumerate(tokens)
-        )
+        ),
+        *(paced_client(url, tid, token, 10_000 + n, think, stop, gaps, pings) for tid, token, n in paced_seats),
     )
     elapsed = time.monotonic() - start
-    trips.sort()
+    metrics = httpx.get(url + "/metrics").text
+    decisions = sum(float(line.split()[-1]) for line in metrics.splitlines() if line.startswith("biriba_bot_decisions"))
     return {
         "tables": tables,
+        "paced_tables": paced,
+        "hard_tables": hard,
         "seconds": round(elapsed, 1),
-        "actions": sum(counts),
-        "actions_per_s": round(sum(counts) / elapsed, 1),
-        "round_trip_ms_p50": round(statistics.median(trips) * 1000, 1) if trips else None,
-        "round_trip_ms_p99": round(trips[int(len(trips) * 0.99) - 1] * 1000, 1) if trips else None,
+        "actions": sum(c for c in counts if c is not None),
+        "actions_per_s": round(sum(c for c in counts if c is not None) / elapsed, 1),
+        "round_trip_ms_p50": quantile(trips, 0.5),
+        "round_trip_ms_p99": quantile(trips, 0.99),
+        "ping_ms_p50": quantile(pings, 0.5),
+        "ping_ms_p95": quantile(pings, 0.95),
+        "bot_pace_ms_median": quantile(gaps, 0.5),
+        "bot_pace_ms_p90": quantile(gaps, 0.9),
+        "hard_decisions": int(decisions),
     }
 
 
@@ -109,17 +196,21 @@ async def drop_postgres(name: str) -> None:
     await conn.close()
 
 
-def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path) -> dict[str, Any]:
+#: A benchmark makes hundreds of tables from one address: the quotas are opened wide.
+ROOMY = ("--tables-per-minute", "1000000", "--open-tables", "1000000")
+
+
+def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, paced: int, hard: int) -> dict[str, Any]:
     pg_name = None
     if db_kind == "postgresql":
         pg_name = asyncio.run(fresh_postgres())
         db = f"{POSTGRES}/{pg_name}"
     else:
-        db = f"sqlite:///{folder / 'bench.sqlite3'}"
+        db = f"sqlite:///{folder / f'bench-{hard}.sqlite3'}"
     try:
-        with server_process(db) as (url, process):
+        with server_process(db, None, None, BIRIBA, "--bot-workers", str(WORKERS), *ROOMY) as (url, process):
             base = rss_kib(process.pid)
-            figures = asyncio.run(load(url, tables, seconds, think))
+            figures = asyncio.run(load(url, tables, seconds, think, paced, hard))
             figures["memory_per_table_kib"] = round((rss_kib(process.pid) - base) / tables, 1)
             figures["server_rss_mib"] = round(rss_kib(process.pid) / 1024, 1)
             figures["db"] = db_kind
@@ -133,6 +224,8 @@ def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path) -
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--paced", type=int, default=10, help="tables of a person and three bots at 0.5 s a move")
+    parser.add_argument("--hard", type=int, default=20, help="tables of four hard bots at full speed (loaded)")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before it acts")
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
@@ -143,9 +236,10 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory() as folder:
         for kind in ("sqlite", "postgresql") if args.db == "both" else (args.db,):
-            figures = run(kind, args.tables, args.seconds, args.think, Path(folder))
-            results.append(figures)
-            print(json.dumps(figures), flush=True)
+            for hard in (0, args.hard):  # quiet, then loaded with the hard bots
+                figures = run(kind, args.tables, args.seconds, args.think, Path(folder), args.paced, hard)
+                results.append(figures)
+                print(json.dumps(figures), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     return 0
