@@ -9,7 +9,7 @@ PLAY := $(VENV)/.installed-play
 SERVE := $(VENV)/.installed-serve
 ALL := $(VENV)/.installed-all
 
-.PHONY: play serve test test-long lint bench bench-serve fast pure venv clean
+.PHONY: play serve test test-long lint bench bench-serve soak-serve fast pure venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ bench: $(PLAY)
 # The web game under load: N four-seat tables of WebSocket clients, SQLite and PostgreSQL.
 bench-serve: $(ALL)
 	$(BIN)/python benchmarks/bench_serve.py $(ARGS)
+
+# The web game for half an hour, tables coming and going: the server's memory, minute by minute.
+soak-serve: $(ALL)
+	$(BIN)/python benchmarks/soak_serve.py $(ARGS)
 
 # The compiled engine (optional): the hottest modules as C extensions by mypyc, for faster search.
 # Needs a C compiler and Python's headers; `make pure` goes back to pure Python.

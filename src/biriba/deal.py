@@ -250,8 +250,8 @@ class Deal(DealState):
                 numbers = classic_add_numbers(meld, counts, wild_avail, keys)
                 if not numbers:
                     continue
-                while index >= len(_ADD_ACTIONS):  # no lock: a race adds a spare dict for a later place
-                    _ADD_ACTIONS.append({})
+                if index >= len(_ADD_ACTIONS):
+                    _make_add_places(index)
                 made_adds = _ADD_ACTIONS[index]
                 for number in numbers:
                     found = made_adds.get(number)
@@ -921,6 +921,13 @@ def _make_meld_actions() -> None:
         for number in range(len(_MELD_ACTIONS), len(melds)):
             _fields, (cards, slots) = melds[number]
             _MELD_ACTIONS.append(_tuple_new(Action, ("meld", cards, slots, -1, None)))
+
+
+def _make_add_places(index: int) -> None:
+    """Room in :data:`_ADD_ACTIONS` up to a team meld's place ``index``, under the lock the meld actions have."""
+    with _MAKING:
+        while index >= len(_ADD_ACTIONS):
+            _ADD_ACTIONS.append({})
 
 
 #: Memory of :meth:`Deal._opening_reachable`, by position.
