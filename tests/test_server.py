@@ -21,7 +21,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from biriba.cards import parse_card
-from serverkit import Player, create_table, running_server, server_process, sit, ws_url
+from serverkit import BIRIBA, Player, create_table, running_server, server_process, sit, ws_url
 
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -430,3 +430,34 @@ def test_hard_bots_play_at_a_web_table(tmp_path: Any) -> None:
                 await me.play(rng, bots_have_played)
 
         asyncio.run(main())
+
+
+def test_serve_flags_set_the_limits_and_proxies_are_believed_only_when_named(tmp_path: Any) -> None:
+    """Without --trusted-proxies a forged X-Forwarded-For changes nothing: the quota counts the real address."""
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    body = {"seats": [PERSON, GREEDY, GREEDY, GREEDY]}
+    with server_process(db, None, None, BIRIBA, "--tables-per-minute", "1") as (url, _process):
+        assert httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.1"}).status_code == 201
+        again = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.2"})
+        assert again.status_code == 429  # the same client, whatever it says it forwards
+    with server_process(db, None, None, BIRIBA, "--tables-per-minute", "1", "--trusted-proxies", "127.0.0.1") as (
+        url,
+        _process,
+    ):
+        assert httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.3"}).status_code == 201
+        other = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.4"})
+        assert other.status_code == 201  # behind a named proxy, each client is its own
+        same = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.4"})
+        assert same.status_code == 429
+
+
+def test_public_url_makes_the_invite_links(tmp_path: Any) -> None:
+    flags = ("--public-url", "https://biriba.example")
+    with server_process(f"sqlite:///{tmp_path}/t.sqlite3", None, None, BIRIBA, *flags) as (url, _process):
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])
+        assert table["invite"] == f"https://biriba.example/t/{table['id']}"
+    with running_server(f"sqlite:///{tmp_path}/u.sqlite3") as url:  # no public URL: the request's own host
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])
+        assert table["invite"] == f"{url}/t/{table['id']}"
+        host = httpx.get(f"{url}/api/tables/{table['id']}", headers={"host": "friends.lan:8000"}).json()
+        assert host["invite"] == f"http://friends.lan:8000/t/{table['id']}"  # each request's, not the first's
