@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .. import caches
+
 
 def default_workers() -> int:
     """Bot workers: every core but one, which the server's own process keeps."""
@@ -37,7 +39,7 @@ class ServerConfig:
     #: Decisions that may wait for a worker; past it a hard bot plays its quick (greedy) move.
     bot_queue: int = 200
     #: Entries the engine's shared caches may hold, in the server and in each bot worker (``biriba.caches``).
-    cache_budget: int = 1_000_000
+    cache_budget: int = caches.DEFAULT_BUDGET
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
 

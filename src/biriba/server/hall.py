@@ -166,6 +166,8 @@ class Hall:
                 await self.unload(table_id)
         if not self.engine_threads:  # no listing under way in a thread: the loop's own work is between steps
             caches.trim()
+        for creator in [c for c, times in self.created.items() if not times or times[-1] < now - 60]:
+            del self.created[creator]  # the addresses that made no table this last minute
 
     async def unload(self, table_id: str) -> None:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""
