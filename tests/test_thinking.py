@@ -4,6 +4,11 @@ answered at once."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
 
 from biriba.bots import GreedyBot
 from biriba.deal import Deal
@@ -50,6 +55,24 @@ def test_past_the_queue_a_hard_bot_plays_its_quick_move_at_once() -> None:
             choice = await thinkers.choose("hard", "q", 1000, deal.view_for(seat), legal)
             assert choice == GreedyBot("q").choose(deal.view_for(seat), legal)
             assert (thinkers.stats.quick, thinkers.stats.decisions) == (1, 0)
+        finally:
+            thinkers.close()
+
+    asyncio.run(main())
+
+
+def test_a_worker_that_dies_is_replaced() -> None:
+    async def main() -> None:
+        thinkers = Thinkers(workers=1, queue=10)
+        try:
+            await thinkers.start()
+            deal, seat = position(3)
+            legal = list(deal.legal_actions())
+            for process in list(thinkers.pool._processes.values()):  # killed, as by the out-of-memory killer
+                os.kill(process.pid, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                await thinkers.choose("hard", "k", 20, deal.view_for(seat), legal)
+            assert await thinkers.choose("hard", "k", 20, deal.view_for(seat), legal) in legal  # a new pool
         finally:
             thinkers.close()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -38,6 +39,7 @@ DEAL_PAUSE = 15.0
 STAND_IN = "greedy"
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+LOG = logging.getLogger("biriba.server")
 
 
 class TableError(BiribaError):
@@ -314,14 +316,22 @@ class LiveTable:
                 await self.driver
 
     async def _drive(self) -> None:
-        """Play what is due (a bot's move, a stand-in's, the next deal), then wait until something is."""
+        """Play what is due (a bot's move, a stand-in's, the next deal), then wait until something is.
+
+        A failure (the store down, a worker lost) is logged and tried again a second later: the table waits,
+        it does not stop.
+        """
         while True:
             self.kick.clear()  # a kick during the look below wakes the wait at once
-            async with self.lock:
-                wait = await self._due()
-            if isinstance(wait, Think):
-                await self._think(wait)
-                continue
+            try:
+                async with self.lock:
+                    wait = await self._due()
+                if isinstance(wait, Think):
+                    await self._think(wait)
+                    continue
+            except Exception:
+                LOG.exception("table %s: its driver failed; it tries again in a second", self.row.id)
+                wait = 1.0
             if wait == 0:
                 continue
             with contextlib.suppress(TimeoutError):
@@ -330,7 +340,11 @@ class LiveTable:
     async def _think(self, think: Think) -> None:
         """A hard bot's search in a worker, the table free meanwhile; its move is played if the table has not moved."""
         assert self.thinkers is not None
-        action = await self.thinkers.choose("hard", think.seed, think.think_ms, think.view, think.legal)
+        try:
+            action = await self.thinkers.choose("hard", think.seed, think.think_ms, think.view, think.legal)
+        except Exception:  # the workers are gone (killed, out of memory): the bot plays its quick move
+            LOG.exception("table %s: a bot worker failed; the bot plays greedy's move", self.row.id)
+            action = GreedyBot(think.seed).choose(think.view, think.legal)
         async with self.lock:
             if self.version == think.version:
                 await self._committed(self.table.play(think.seat, action), think.by)

@@ -19,6 +19,7 @@ import asyncio
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 
@@ -65,11 +66,15 @@ class Thinkers:
     def __init__(self, workers: int, queue: int, cache_budget: int = caches.DEFAULT_BUDGET) -> None:
         self.workers = max(1, workers)
         self.queue = queue
-        self.pool = ProcessPoolExecutor(
-            self.workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(cache_budget,)
-        )
+        self.cache_budget = cache_budget
+        self.pool = self._pool()
         self.slots = asyncio.Semaphore(self.workers)
         self.stats = ThinkingStats()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(self.cache_budget,)
+        )
 
     async def start(self) -> None:
         """Start every worker now (each imports the engine once), not at the first decision."""
@@ -93,6 +98,10 @@ class Thinkers:
         stats.thinking += 1
         try:
             index = await loop.run_in_executor(self.pool, _decide, kind, seed, think_ms, view, list(legal))
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next decisions
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._pool()
+            raise
         finally:
             stats.thinking -= 1
             self.slots.release()
