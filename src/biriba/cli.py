@@ -243,6 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes for hard bots' decisions (default: the cores but one, %(default)s here)",
     )
     p.add_argument(
+        "--bot-queue",
+        type=int,
+        default=limits.bot_queue,
+        metavar="N",
+        help="hard-bot decisions that may wait for a worker; past it a bot plays its quick move (default: %(default)s)",
+    )
+    p.add_argument(
         "--cache-budget",
         type=int,
         default=limits.cache_budget,
@@ -580,6 +587,7 @@ def _serve(args: argparse.Namespace) -> int:
         "unclaimed_after",
         "idle_after",
         "bot_workers",
+        "bot_queue",
         "cache_budget",
     )
     for name in numbers:
