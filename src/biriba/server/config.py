@@ -42,8 +42,6 @@ class ServerConfig:
     cache_budget: int = caches.DEFAULT_BUDGET
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
-    #: Seconds between the janitor's full collections of cyclic garbage (closed connections, unloaded tables).
-    collect_every: float = 60.0
 
     @property
     def workers(self) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import secrets
 import time
@@ -49,8 +48,6 @@ class Hall:
     janitor: asyncio.Task[None] | None = None
     #: Engine work running in threads (table loads); the engine's caches are trimmed only when there is none.
     engine_threads: int = 0
-    collected: float = field(default_factory=time.monotonic)  # when the janitor last collected the garbage
-    last_pause: float = 0.0  # how long that took, in seconds
 
     @property
     def public_url(self) -> str:
@@ -169,24 +166,9 @@ class Hall:
                 await self.unload(table_id)
         if not self.engine_threads:  # no listing under way in a thread: the loop's own work is between steps
             caches.trim()
-        if now >= self.collected + self.config.collect_every:
-            self.collect()
+
         for creator in [c for c, times in self.created.items() if not times or times[-1] < now - 60]:
             del self.created[creator]  # the addresses that made no table this last minute
-
-    def collect(self) -> None:
-        """A full collection of cyclic garbage, at a moment the janitor chooses.
-
-        The server collects young objects seldom and old ones almost never
-        (``gc.set_threshold`` at start-up: a collection is a pause for every
-        table).  Closed connections and unloaded tables that sat in the old
-        generation would then wait a long time, and the memory grow: this
-        round collects them every ``collect_every`` seconds, and times it.
-        """
-        started = time.perf_counter()
-        gc.collect()
-        self.collected = time.monotonic()
-        self.last_pause = time.perf_counter() - started
 
     async def unload(self, table_id: str) -> None:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""
