@@ -249,26 +249,47 @@ def test_every_acknowledged_action_survives_kill_9(db_url: str) -> None:
         assert state["seat"] == 0 and state["version"] >= max(n for n, _ in acknowledged) + 1
 
 
-def test_bots_play_for_an_absent_person_and_stop_when_they_return(tmp_path: Any) -> None:
+def test_bots_play_for_an_absent_person_while_others_wait_and_stop_when_they_return(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0, absent_after=1)
+        gone, staying = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+
+        async def main() -> None:
+            async with Player(url, table["id"], staying) as nikos:  # Nikos stays and plays his turns
+                playing = asyncio.create_task(nikos.play(random.Random(1), lambda m: False))
+                async with Player(url, table["id"], gone) as me:
+                    await me.until(lambda m: m["type"] == "state")
+                await asyncio.sleep(3)  # Eleni away: after a second a stand-in plays her turns for Nikos' sake
+                async with Player(url, table["id"], gone) as me:
+                    state = await me.until(lambda m: m["type"] == "state")
+                    mine = [e for e in state["events"] if e["kind"] == "action" and e["seat"] == 0]
+                    assert mine and all(e["by"] == "absent" for e in mine), "nobody played for the absent seat"
+                    if not state["legal"]:
+                        state = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=30)
+                    await asyncio.sleep(2)  # back: the stand-in waits for me now
+                    await me.send({"type": "action", "action": state["legal"][0], "version": state["version"]})
+                    after = await me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+                    played = [e for e in after["events"] if e["kind"] == "action"]
+                    assert played and played[0]["seat"] == 0 and played[0]["action"] == state["legal"][0]
+                    assert "by" not in played[0]
+                playing.cancel()
+
+        asyncio.run(main())
+
+
+def test_with_nobody_left_at_the_table_the_stand_in_waits_too(tmp_path: Any) -> None:
+    """A match nobody is at is not played away by bots: it is where its people left it when they come back."""
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0, absent_after=1)
         token = sit(url, table["id"], 0, "Eleni")
 
         async def main() -> None:
             async with Player(url, table["id"], token) as me:
-                await me.until(lambda m: m["type"] == "state" and bool(m["legal"]))
-            await asyncio.sleep(3)  # away: after a second a stand-in plays the turns
+                left = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+            await asyncio.sleep(3)
             async with Player(url, table["id"], token) as me:
-                state = await me.until(lambda m: m["type"] == "state")
-                mine = [e for e in state["events"] if e["kind"] == "action" and e["seat"] == 0]
-                assert mine, "nobody played for the absent seat"
-                if not state["legal"]:
-                    state = await me.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=30)
-                await asyncio.sleep(2)  # back: the stand-in waits for me now
-                await me.send({"type": "action", "action": state["legal"][0], "version": state["version"]})
-                after = await me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
-                played = [e for e in after["events"] if e["kind"] == "action"]
-                assert played and played[0]["seat"] == 0 and played[0]["action"] == state["legal"][0]
+                back = await me.until(lambda m: m["type"] == "state")
+                assert back["version"] == left["version"] and back["legal"] == left["legal"]  # nothing was played
 
         asyncio.run(main())
 
@@ -302,20 +323,27 @@ def test_a_turn_clock_finishes_a_slow_turn(tmp_path: Any) -> None:
 def test_an_absent_players_stand_in_waits_once_then_plays_each_turn_at_the_bots_pace(tmp_path: Any) -> None:
     """absent_after is the wait before the stand-in's first turn, not before each of them."""
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
-        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.2, absent_after=3, deal_pause=0)
-        token = sit(url, table["id"], 0, "Eleni")
+        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0.2, absent_after=3, deal_pause=0)
+        gone, staying = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
 
         async def main() -> list[tuple[float, dict[str, Any]]]:
-            async with Player(url, table["id"], token) as me:
+            async with Player(url, table["id"], gone) as me:
                 await me.until(lambda m: m["type"] == "state")
             arrived: list[tuple[float, dict[str, Any]]] = []
-            async with Player(url, table["id"], None) as watcher:  # a spectator notes when each move comes
+            rng = random.Random(2)
+            async with Player(url, table["id"], staying) as nikos:  # plays at once, and notes when each move comes
                 end = time.monotonic() + 12
                 while time.monotonic() < end:
                     with contextlib.suppress(TimeoutError):
-                        message = await watcher.receive(timeout=max(0.01, end - time.monotonic()))
-                        if message["type"] == "state":
-                            arrived += [(time.monotonic(), e) for e in message["events"] if e["kind"] == "action"]
+                        message = await nikos.receive(timeout=max(0.01, end - time.monotonic()))
+                        if message["type"] != "state":
+                            continue
+                        arrived += [(time.monotonic(), e) for e in message["events"] if e["kind"] == "action"]
+                        if message["legal"]:
+                            action = rng.choice(message["legal"])
+                            await nikos.send({"type": "action", "action": action, "version": message["version"]})
+                        elif message["result"] is not None:
+                            await nikos.send({"type": "next"})
             return arrived
 
         arrived = asyncio.run(main())

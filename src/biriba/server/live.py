@@ -369,7 +369,9 @@ class LiveTable:
         if self.row.seats[seat].kind == "bot":
             return await self._step(None) if now >= paced else paced - now
         waits = []
-        if seat in self.absent_since:  # the stand-in plays each turn at the bots' pace, once the absence is long
+        if seat in self.absent_since and self.connected_since:
+            # the stand-in plays each turn at the bots' pace once the absence is long, for the people who wait;
+            # with nobody left at the table it waits too, and the match is where they left it when they return
             due = max(self.absent_since[seat] + self.settings.absent_after, paced)
             if now >= due:
                 return await self._step(self.stand_in, "absent")
