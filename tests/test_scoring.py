@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+from biriba.bots import GreedyBot
 from biriba.cards import parse_card
-from biriba.rules import CLASSIC
-from biriba.scoring import PARTS
+from biriba.deal import Deal
+from biriba.rules import CLASSIC, PRESETS, SetBiribas
+from biriba.scoring import PARTS, MeldScore, TeamTable, team_tables
 from biriba.terms import Reserve
 from helpers import play, position
 
@@ -119,3 +123,47 @@ def test_deal_result_names_the_deal_winner_or_a_tie() -> None:
     deal = position({0: "KC"}, melds=([BIRIBA], []), reserves=((0, True), None))
     result = over(deal)
     assert result.winners == (0,) and result.team_scores[0] > result.team_scores[1]
+
+
+# ------------------------------------------------------------ the table so far (what front ends show)
+def test_R26_team_tables_give_each_melds_facts_and_the_points_so_far() -> None:
+    melds = ["3H 4H 5H 6H 7H 8H 9H", "QS QH QD QC QS QH JK", "JK=9D TD JD"]
+    deal = position({0: "TD JD", 2: "3D 4D"}, melds=(melds, []), reserves=((0, True), None))
+    table, other = team_tables(deal.view_for(1))  # a seat of the other team sees the same
+    run, dirty_set, short = table.melds
+    assert run == MeldScore("run", 7, True, True, points=5 * 5 + 2 * 10, bonus=200, to_biriba=0)
+    assert dirty_set == MeldScore("set", 7, False, True, points=6 * 10 + 20, bonus=150, to_biriba=0)
+    assert short == MeldScore("run", 3, False, False, points=20 + 2 * 10, bonus=0, to_biriba=4)
+    assert table.points == sum(m.points + m.bonus for m in table.melds) and other == TeamTable((), 0, 0)
+
+
+def test_R11_a_set_that_can_never_be_a_biriba_lacks_nothing() -> None:
+    rules = PRESETS["italian"].replace(set_biribas=SetBiribas.ACES)
+    melds = ["KS KH KD", "AS AH AD"]
+    deal = position({0: "TD JD"}, melds=(melds, []), rules=rules)
+    kings, aces = team_tables(deal)[0].melds
+    assert (kings.to_biriba, aces.to_biriba) == (0, rules.biriba_size - 3)
+
+
+def test_team_tables_show_the_opening_minimum_until_the_team_has_opened() -> None:
+    rules = CLASSIC.replace(opening_minimums=((1000, 1499, 75),))
+    deal = position({0: "AS AH AD KC KC KH 9S 8D 4C 6H"}, rules=rules, match_scores=(1200, 800))
+    assert [t.opening_minimum for t in team_tables(deal)] == [75, 0]
+    play(deal, "meld AS AH AD")  # worth 45: still opening this turn, the minimum still shows
+    assert team_tables(deal)[0].opening_minimum == 75
+    play(deal, "meld KC KC KH")
+    play(deal, "discard 9S")  # opened on an earlier turn now
+    assert team_tables(deal)[0].opening_minimum == 0
+
+
+def test_team_tables_agree_with_the_deal_score_at_its_end() -> None:
+    """The board's points are the score sheet's melds and bonuses, from one computation."""
+    for seed in range(6):
+        deal = Deal.shuffled(seed, rules=CLASSIC, max_turns=250)
+        bot, rng = GreedyBot(), random.Random(seed)
+        while not deal.is_over:
+            legal = list(deal.legal_actions())
+            deal.apply(bot.choose(deal.view_for(deal.to_move), legal) if rng.random() < 0.8 else rng.choice(legal))
+        result = deal.result()
+        for team, table in enumerate(team_tables(deal)):
+            assert table.points == result.breakdown[team]["melds"] + result.breakdown[team]["bonuses"], seed

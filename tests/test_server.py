@@ -28,7 +28,7 @@ GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 # --------------------------------------------------------------------- HTTP
-def test_the_http_api_creates_lists_and_seats(tmp_path: Any) -> None:
+def test_the_http_api_creates_lists_and_seats_and_gives_the_rules_as_data(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         rules = httpx.get(url + "/api/rules").json()
         assert set(rules["presets"]) >= {"classic", "italian"} and "target" in rules["options"]
@@ -39,6 +39,8 @@ def test_the_http_api_creates_lists_and_seats(tmp_path: Any) -> None:
         table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], options={"target": 3000}, bot_delay=0)
         assert table["status"] == "open" and table["invite"] == f"{url}/t/{table['id']}"
         assert any("target: 3000" in w for w in table["rules"]["words"])
+        assert table["rules"]["options"]["target"] == 3000 and table["rules"]["options"]["seats"] == 4
+        assert table["rules"]["wilds"] == ["JK", "2S", "2H", "2D", "2C"]  # R6
         assert [s["kind"] for s in table["seats"]] == ["person", "bot", "person", "bot"]
         assert httpx.get(f"{url}/t/{table['id']}").status_code == 200  # the page
         assert [t["id"] for t in httpx.get(url + "/api/tables").json()["tables"]] == [table["id"]]
@@ -121,6 +123,10 @@ def test_a_whole_deal_of_four_people_through_the_server_shows_each_only_their_ow
                 check_nothing_hidden(message, seat if seat < 4 else None)
             assert states[-1]["result"]["ended_by"] in ("closure", "passes")
             assert states[-1]["sheet"][0]["totals"] == states[-1]["result"]["team_scores"]
+            for message in states:  # the board is the engine's account of each meld on the table
+                assert [len(team["melds"]) for team in message["board"]] == list(map(len, message["view"]["melds"]))
+            for team, board in zip(states[-1]["result"]["breakdown"], states[-1]["board"]):
+                assert board["points"] == team["melds"] + team["bonuses"]
         record = httpx.get(f"{url}/api/tables/{table['id']}").json()
         assert record["deals"] == 1
 
@@ -425,6 +431,8 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
         assert step["action"] == record["deals"][0]["actions"][4][1]
         end = httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 1, "step": step["total"]}).json()
         assert end["over"] and end["result"]["team_scores"] == record["deals"][0]["result"]["team_scores"]
+        for team, board in zip(end["result"]["breakdown"], end["board"]):
+            assert board["points"] == team["melds"] + team["bonuses"]
         assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 422
         assert json.dumps(record)  # the download is plain JSON
 

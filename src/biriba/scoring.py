@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .cards import cards_of
-from .melds import meld_bonus, meld_value
-from .state import DealState
+from .melds import Meld, SetMeld, meld_bonus, meld_value
+from .melds.types import is_biriba
+from .rules import Rules, SetBiribas
+from .state import DealState, PublicState
 from .terms import Ending
 
 #: The parts of a team's deal score, in the order they are shown; ``total`` is their sum.
@@ -89,3 +91,66 @@ def cut_points(deal: DealState) -> int:
     bonus = deal.rules.cut_bonus
     miss = abs(deal.cut) if deal.cut is not None else len(bonus)
     return bonus[miss] if miss < len(bonus) else 0
+
+
+# ------------------------------------------------------------ the table so far
+class MeldScore(NamedTuple):
+    """What one meld on the table is and is worth now, as a board or a score sheet shows it beside the meld."""
+
+    kind: str  # run, set or wild
+    size: int
+    clean: bool  # no wild card in it
+    biriba: bool  # R11: it counts as a biriba
+    points: int  # its cards' values (R25)
+    bonus: int  # its bonus by its state now (R26)
+    to_biriba: int  # cards it still lacks to be a biriba; 0 once it is one, or when it can never be
+
+    def to_json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class TeamTable(NamedTuple):
+    """A team's melds so far, their points, and what its first melding must still reach."""
+
+    melds: tuple[MeldScore, ...]
+    points: int  # melded cards and bonuses: the deal's points on the table, before hands and going out
+    opening_minimum: int  # option opening_minimums; 0 when none is due or the team opened on an earlier turn
+
+    def to_json(self) -> dict[str, Any]:
+        melds = [m.to_json() for m in self.melds]
+        return {"melds": melds, "points": self.points, "opening_minimum": self.opening_minimum}
+
+
+def meld_score(meld: Meld, rules: Rules, trump: int = -1, in_hand: bool = False) -> MeldScore:
+    """One meld's facts (R11, R25, R26); ``in_hand`` as :func:`~biriba.melds.meld_bonus` takes it."""
+    biriba = is_biriba(meld, rules)
+    may_grow = (
+        not isinstance(meld, SetMeld)
+        or rules.set_biribas == SetBiribas.ALL
+        or (rules.set_biribas == SetBiribas.ACES and meld.rank == 0)
+    )
+    return MeldScore(
+        kind=meld.kind,
+        size=meld.size,
+        clean=meld.clean,
+        biriba=biriba,
+        points=meld_value(meld, rules.values),
+        bonus=meld_bonus(meld, rules, trump, in_hand),
+        to_biriba=0 if biriba or not may_grow else rules.biriba_size - meld.size,
+    )
+
+
+def team_tables(state: PublicState) -> tuple[TeamTable, ...]:
+    """Every team's melds and points so far, from what every seat sees (a view or the deal itself)."""
+    rules = state.rules
+    mover_team = rules.team_of[state.to_move] if state.ended_by is None else -1
+    tables = []
+    for team in range(len(rules.teams)):
+        melds = tuple(
+            meld_score(m, rules, state.trump, i in state.laid_whole[team]) for i, m in enumerate(state.melds[team])
+        )
+        made_now = state.turn_melds if team == mover_team else 0
+        opened = len(melds) > made_now
+        minimum = 0 if opened else rules.opening_minimum(state.match_scores[team])
+        tables.append(TeamTable(melds, sum(m.points + m.bonus for m in melds), minimum))
+    return tuple(tables)

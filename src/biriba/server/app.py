@@ -36,6 +36,7 @@ from ..errors import BiribaError
 from ..records import position_to_json
 from ..replay import replay_record
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
+from ..scoring import team_tables
 from .config import ServerConfig
 from .hall import Hall
 from .live import STATUS, Client, LiveTable, TableError
@@ -313,6 +314,7 @@ def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str,
     body = position_to_json(replayed)  # every hand open: the match is over
     body.update(
         over=replayed.is_over,
+        board=[team.to_json() for team in team_tables(replayed)],
         result=replayed.result().to_json() if replayed.is_over else None,
         actions=step,
         total=len(history),

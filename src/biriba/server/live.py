@@ -28,6 +28,7 @@ from ..cards import NAMES, parse_card
 from ..errors import BiribaError, IllegalActionError, NotationError
 from ..match import Match
 from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
+from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
 from ..views import PlayerView
 from .store import Store, StoredTable, TableRow, token_hash
@@ -189,6 +190,7 @@ class LiveTable:
             "version": self.version,
             "table": self.info(),
             "result": deal.result().to_json() if deal is not None and deal.is_over else None,
+            "board": [team.to_json() for team in team_tables(deal)] if deal is not None else None,
             "sheet": sheet,
             "clock": self.clock_left(),
             "winners": list(match.winners) if match.winners is not None else None,
@@ -217,6 +219,7 @@ class LiveTable:
             "legal": shared["legal"] if mover else [],
             "events": events,
             "result": shared["result"],
+            "board": shared["board"],
             "sheet": shared["sheet"],
             "clock": shared["clock"],
             "winners": shared["winners"],
@@ -539,7 +542,13 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
     return {
         "id": row.id,
         "invite": f"{base.rstrip('/')}/t/{row.id}",
-        "rules": {"name": rules.name, "data": rules.to_json(), "words": words},
+        "rules": {
+            "name": rules.name,
+            "data": rules.to_json(),
+            "options": rules.options(),
+            "wilds": [NAMES[c] for c in rules.wild_kinds],
+            "words": words,
+        },
         "seats": seats,
         "status": status,
         "totals": totals or [0] * len(rules.teams),

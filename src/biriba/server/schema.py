@@ -142,8 +142,13 @@ class SeatPublic(BaseModel):
 
 
 class RulesPublic(BaseModel):
+    """A table's rules: ``data`` as records write them, ``options`` every option's value as JSON data,
+    ``wilds`` the cards that play as wilds, ``words`` the options changed from the preset, in words."""
+
     name: str
     data: str | dict[str, Any]
+    options: dict[str, Any]
+    wilds: list[str]
     words: list[str]
 
 

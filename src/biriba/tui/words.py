@@ -15,9 +15,9 @@ from rich.text import Text
 
 from ..bots import BOT_HELP
 from ..cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, rank_of, suit_of
-from ..melds import Meld, RunMeld, meld_bonus, meld_state, meld_value
+from ..melds import Meld, RunMeld, meld_state
 from ..rules import Rules, TargetRule
-from ..scoring import DealResult
+from ..scoring import DealResult, team_tables
 from ..terms import Ending, Outcome, Pickup
 from ..views import PlayerView
 
@@ -208,11 +208,7 @@ class Words:
 
     def table_points(self, view: PlayerView, team: int) -> int:
         """The deal's points on a team's table so far: melded cards and meld bonuses."""
-        rules = view.rules
-        return sum(
-            meld_value(m, rules.values) + meld_bonus(m, rules, view.trump, i in view.laid_whole[team])
-            for i, m in enumerate(view.melds[team])
-        )
+        return team_tables(view)[team].points
 
     # -------------------------------------------------------- the table
     def reserve(self, view: PlayerView, team: int) -> str:
