@@ -121,7 +121,7 @@ def ws_url(url: str, table_id: str) -> str:
 class Player:
     """One connection to a table: joins, keeps every message, and can play its turns."""
 
-    def __init__(self, url: str, table_id: str, token: str | None, name: str = "") -> None:
+    def __init__(self, url: str, table_id: str, token: str | None, name: str | None = None) -> None:
         self.url = ws_url(url, table_id)
         self.token = token
         self.name = name
@@ -132,7 +132,10 @@ class Player:
     async def __aenter__(self) -> Player:
         self.socket = await connect(self.url, max_size=2**22)
         with contextlib.suppress(ConnectionClosed):  # a server that closes at once (no such table) says why on receive
-            await self.send({"type": "join", "token": self.token, "since": 0})
+            join: dict[str, Any] = {"type": "join", "token": self.token, "since": 0}
+            if self.name is not None:
+                join["name"] = self.name  # a watcher's name
+            await self.send(join)
         return self
 
     async def __aexit__(self, *exc: object) -> None:

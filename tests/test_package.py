@@ -66,7 +66,7 @@ def test_the_wheel_holds_the_page_the_migrations_and_the_entry_point(wheel: Path
         "biriba/__main__.py",
         "biriba/py.typed",
         "biriba/server/static/index.html",
-        "biriba/server/static/table.js",
+        "biriba/server/static/table/index.js",
         "biriba/server/static/style.css",
         "biriba/server/static/i18n/el.json",
         "biriba/server/migrations/env.py",
@@ -155,7 +155,7 @@ def test_pip_install_biriba_web_serves_the_page_and_the_api(wheel: Path, tmp_pat
     with server_process(f"sqlite:///{tmp_path}/web.sqlite3", biriba=str(bin_ / "biriba")) as (url, _process):
         page = httpx.get(url + "/", timeout=10)
         assert page.status_code == 200 and "<html" in page.text.lower()
-        script = httpx.get(url + "/static/table.js", timeout=10)
+        script = httpx.get(url + "/static/table/index.js", timeout=10)
         assert script.status_code == 200 and "function" in script.text
         rules = httpx.get(url + "/api/rules", timeout=10).json()
         assert "classic" in rules["presets"] and "italian" in rules["presets"]

@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+from browserkit import chromium
 from serverkit import create_table, running_server
 from test_server import check_nothing_hidden
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]  # fmt: skip
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1440, "height": 900}
@@ -34,10 +32,8 @@ pytestmark = pytest.mark.needs("chromium")
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture

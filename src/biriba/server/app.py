@@ -13,6 +13,7 @@ WebSocket accepts only pages of this site (or of ``--allow-origin``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import time
@@ -46,12 +47,18 @@ from .schema import (
     ClientMessage,
     CreateTable,
     Error,
+    Explain,
+    HandOver,
     Health,
+    Hint,
     Join,
+    Leave,
     Lobby,
     Next,
     Ping,
+    Rematch,
     RulesCatalogue,
+    Say,
     Seated,
     SitDown,
     TableInfo,
@@ -69,6 +76,10 @@ RATE = 20
 LOBBY_PAGE = 100
 #: Seconds a new connection has to send ``join``.
 JOIN_WITHIN = 10.0
+#: Seconds between two hints a connection may ask for (each is up to a second of a worker's search).
+HINT_EVERY = 5.0
+#: Seconds between two chat lines of a connection.
+SAY_EVERY = 2.0
 #: Close codes (docs/protocol.md).
 BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
 #: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
@@ -83,7 +94,7 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
-MESSAGES: TypeAdapter[Join | Act | Next | Ping] = TypeAdapter(ClientMessage)
+MESSAGES: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": Error, "description": words}
     for status, words in (
@@ -296,7 +307,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
-        connection = Connection(websocket, live, metrics)
+        connection = Connection(websocket, live, metrics, hall(websocket))
         await connection.run()
 
     if STATIC.is_dir():
@@ -434,15 +445,20 @@ class _TooLarge(Exception):
     """A body that went past the limit while it was read."""
 
 
+MESSAGE_TYPES = ("join", "action", "next", "ping", "explain", "hint", "hand_over", "leave", "say", "rematch")
+
+
 class Connection:
     """One client's connection: join, then messages, each checked before the table sees it."""
 
-    def __init__(self, websocket: WebSocket, live: LiveTable, metrics: Metrics) -> None:
+    def __init__(self, websocket: WebSocket, live: LiveTable, metrics: Metrics, the_hall: Hall) -> None:
         self.websocket = websocket
         self.live = live
         self.metrics = metrics
+        self.hall = the_hall
         self.client: Client | None = None
         self.recent: deque[float] = deque()
+        self.last: dict[str, float] = {}  # when this connection last asked for a hint, or said something
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_text(json.dumps(message))
@@ -487,10 +503,10 @@ class Connection:
                 await self.error(exc.code, str(exc))
                 await self.websocket.close(BAD_TOKEN, "bad token")
                 raise WebSocketDisconnect(BAD_TOKEN) from None
-            self.client = Client(seat, self.send, sent=min(message.since, self.live.version))
+            self.client = Client(seat, self.send, sent=min(message.since, self.live.version), name=message.name)
             await self.live.join(self.client)
 
-    async def receive(self) -> Join | Act | Next | Ping | None:
+    async def receive(self) -> Any:
         """The next message, checked for size, rate and schema; None (after an error to the client) if bad."""
         raw = await self.websocket.receive()
         if raw["type"] == "websocket.disconnect":
@@ -519,26 +535,63 @@ class Connection:
             elif any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
                 await self.error("bad_message", 'a message is a JSON object with a "type"')
             elif any(e["type"] == "union_tag_invalid" for e in errors):
-                await self.error("bad_message", 'unknown message type: "join", "action", "next" or "ping"')
+                await self.error("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}")
             else:
                 await self.error("bad_message", refusal(errors))
             return None
 
-    async def handle(self, message: Join | Act | Next | Ping) -> None:
-        assert self.client is not None
+    async def handle(self, message: Any) -> None:
+        client = self.client
+        assert client is not None
         try:
             if isinstance(message, Act):
                 started = time.perf_counter()
-                await self.live.act(self.client.seat, message.action, message.version)
+                await self.live.act(client.seat, message.action, message.version)
                 self.metrics.round_trip.observe(time.perf_counter() - started)
                 self.metrics.actions.labels("person").inc()
             elif isinstance(message, Next):
-                await self.live.next_deal(self.client.seat)
+                await self.live.next_deal(client.seat)
             elif isinstance(message, Ping):
                 await self.send({"type": "pong"})
+            elif isinstance(message, Explain):
+                await self.send(await self.live.explain(client.seat, message.action))
+            elif isinstance(message, Hint):
+                self.pace("hint", HINT_EVERY)
+                await self.send(await self.live.hint(client.seat))
+            elif isinstance(message, HandOver):
+                await self.live.hand_over(client.seat, message.bot)
+            elif isinstance(message, Leave):
+                await self.live.give_up(client)
+            elif isinstance(message, Say):
+                self.pace("say", SAY_EVERY)
+                await self.live.say(client.seat, message.phrase, message.text)
+            elif isinstance(message, Rematch):
+                await self.rematch(message.seats)
             else:
                 raise TableError("bad_message", "already joined")
         except TableError as exc:
             await self.error(exc.code, str(exc), exc.rule)
         except BiribaError as exc:
             await self.error("illegal", str(exc))
+
+    def pace(self, kind: str, every: float) -> None:
+        """At most one ``kind`` of request every ``every`` seconds from this connection."""
+        now = time.monotonic()
+        if now < self.last.get(kind, float("-inf")) + every:
+            raise TableError("rate_limited", f"one {kind} every {every:g} seconds")
+        self.last[kind] = now
+
+    async def rematch(self, seats: str) -> None:
+        """The rematch's id, and with ``same`` seats a token for this person's seat there (if still free)."""
+        client = self.client
+        assert client is not None
+        if client.seat is None and seats == "same":
+            raise TableError("spectator", 'a spectator has no seat to keep: ask with "seats": "new", or watch it')
+        address = self.websocket.client.host if self.websocket.client else None
+        again = await self.hall.rematch(self.live, address)
+        answer: dict[str, Any] = {"type": "rematch", "table": again.row.id}
+        if seats == "same" and client.seat is not None:
+            name = self.live.row.seats[client.seat].name or f"Seat {client.seat}"
+            with contextlib.suppress(TableError):  # taken by someone quicker: the page offers the free seats
+                answer.update(seat=client.seat, token=await again.sit(client.seat, name))
+        await self.send(answer)

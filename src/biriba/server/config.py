@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .. import caches
+SERVER_CACHE_BUDGET = 50_000
 
 
 def default_workers() -> int:
@@ -39,7 +39,9 @@ class ServerConfig:
     #: Decisions that may wait for a worker; past it a hard bot plays its quick (greedy) move.
     bot_queue: int = 200
     #: Entries the engine's shared caches may hold, in the server and in each bot worker (``biriba.caches``).
-    cache_budget: int = caches.DEFAULT_BUDGET
+    #: Less than the engine's default: at about 1.2 kB an entry in a server's process (measured in the soak,
+    #: ``make soak-serve``), 200,000 would take some 240 MB, and under load they fill at 6,000 a minute.
+    cache_budget: int = SERVER_CACHE_BUDGET
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
 

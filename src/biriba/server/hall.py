@@ -66,21 +66,43 @@ class Hall:
                 retry_after=60,
             )
         rules = table_rules(spec)
-        seats = seat_infos(spec, rules)
-        settings = Settings(spec.bot_delay, spec.absent_after, spec.turn_clock, spec.deal_pause)
-        now = time.time()
-        row = TableRow(
-            secrets.token_urlsafe(9), rules.to_json(), settings.to_data(), seats, secrets.token_hex(8), touched=now
-        )
+        settings = Settings(spec.bot_delay, spec.absent_after, spec.turn_clock, spec.deal_pause, spec.chat)
+        return await self._open(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
+
+    async def _open(self, rules: Any, settings: dict[str, Any], seats: list[SeatInfo], creator: str) -> LiveTable:
+        row = TableRow(secrets.token_urlsafe(9), rules, settings, seats, secrets.token_hex(8), touched=time.time())
         row.creator = creator
         row.status = "playing" if all(s.kind == "bot" for s in seats) else "open"
-        row.totals = [0] * len(rules.teams)
+        row.totals = [0] * len(Rules.from_json(rules).teams)
         await self.store.create_table(row)
         self.created.setdefault(creator, deque()).append(time.monotonic())
         live = LiveTable(row, self.store, self.thinkers, self.public_url)
         self.live[row.id] = live
         live.start()
         return live
+
+    async def rematch(self, live: LiveTable, address: str | None) -> LiveTable:
+        """The finished match's rematch: the same rules, pace and kinds of seat, every person's seat free.
+
+        The first person to ask makes it (within their address's quotas); the others find it made.
+        """
+        async with live.lock:
+            if not live.table.match.is_over:
+                raise TableError("not_over", "a rematch is for a finished match")
+            if live.rematch is None:
+                creator = address_key(address)
+                self._check_rate(creator)
+                seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
+                settings = Settings.of(live.row.settings).to_data()
+                fresh = await self._open(live.row.rules, settings, seats, creator)
+                live.rematch = fresh.row.id
+                live.row.settings = {**live.row.settings, "rematch": fresh.row.id}
+                await self.store.save_settings(live.row.id, live.row.settings)
+                await live.tell_all()
+        again = await self.get(live.rematch)
+        if again is None:
+            raise TableError("no_table", "the rematch has expired; make a new table")
+        return again
 
     def _check_rate(self, creator: str) -> None:
         recent = self.created.get(creator)

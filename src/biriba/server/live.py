@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from ..actions import Action
 from ..bots import TABLE_THINK_MS, GreedyBot, SearchBot, table_bot
 from ..cards import NAMES, parse_card
+from ..deal import Deal
 from ..errors import BiribaError, IllegalActionError, NotationError
 from ..match import Match
 from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
@@ -38,6 +40,12 @@ from .thinking import Thinkers
 DEAL_PAUSE = 15.0
 #: The bot that plays for an absent person, or when a turn clock runs out.
 STAND_IN = "greedy"
+#: How long a hint's search may think (the hard bot's, at a web table).
+HINT_MS = TABLE_THINK_MS
+#: The chat lines a table keeps in memory for whoever joins (chat is not stored).
+CHAT_KEPT = 30
+#: The most watchers' names a table's info lists.
+WATCHERS_LISTED = 50
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 LOG = logging.getLogger("biriba.server")
@@ -77,6 +85,7 @@ class Client:
     seat: int | None
     send: Send
     sent: int = 0  # the events it has been told, by number
+    name: str | None = None  # a watcher's name, if it gave one
 
 
 @dataclass
@@ -87,6 +96,7 @@ class Settings:
     absent_after: float = 60.0
     turn_clock: float | None = None
     deal_pause: float = DEAL_PAUSE
+    chat: str = "phrases"  # off, phrases (and emotes), or text (free lines too)
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Settings:
@@ -98,6 +108,7 @@ class Settings:
             "absent_after": self.absent_after,
             "turn_clock": self.turn_clock,
             "deal_pause": self.deal_pause,
+            "chat": self.chat,
         }
 
 
@@ -128,6 +139,9 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.played_for: dict[int, str] = {}  # event number: who played a person's turn ("clock", "absent")
         self.idle_since = time.monotonic()  # since the last client left (or the table was loaded)
+        self.handed: set[int] = set()  # seats whose person handed them to the stand-in
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self.rematch: str | None = row.settings.get("rematch")
 
     # ---------------------------------------------------------- queries
     def names(self) -> list[str]:
@@ -164,7 +178,10 @@ class LiveTable:
             if entry["kind"] == "person":
                 seat = entry["seat"]
                 entry["connected"] = seat in self.connected_since
-                entry["stand_in"] = seat in self.absent_since and self._absent_long(seat)
+                entry["stand_in"] = self._stand_in_reason(seat) is not None and bool(match.deals)
+                entry["handed"] = seat in self.handed
+        data["watchers"] = [c.name for c in self.clients if c.seat is None][:WATCHERS_LISTED]
+        data["rematch"] = self.rematch
         return data
 
     def shared_state(self) -> dict[str, Any]:
@@ -240,7 +257,9 @@ class LiveTable:
             if client.seat is not None:
                 self.connected_since.setdefault(client.seat, time.monotonic())
                 self.absent_since.pop(client.seat, None)
-            await self._tell_all()
+            await self.tell_all()
+            for line in list(self.chat):  # what was said at the table lately
+                await client.send(line)
         self.kick.set()
 
     async def leave(self, client: Client) -> None:
@@ -252,23 +271,19 @@ class LiveTable:
             if seat is not None and not any(c.seat == seat for c in self.clients):
                 self.connected_since.pop(seat, None)
                 self.absent_since[seat] = time.monotonic()
-                await self._tell_all()
+                await self.tell_all()
+            elif seat is None:
+                await self.tell_all()  # the list of who watches
         self.kick.set()
 
     async def act(self, seat: int | None, text: str, version: int) -> None:
         """A person's action: checked, played, committed, then told (or a :class:`TableError`)."""
         async with self.lock:
-            if seat is None:
-                raise TableError("spectator", "a spectator watches; sit down to play")
-            deal = self.table.match.current
-            if deal is None:
-                raise TableError("no_deal", "no deal is in progress")
+            deal = self._mover(seat)
             if version != self.version:
                 raise TableError("stale", f"the table has moved on (version {self.version}, yours {version})")
-            if deal.to_move != seat:
-                raise TableError("not_your_turn", f"it is {self.names()[deal.to_move]}'s turn")
             try:
-                event = self.table.play(seat, text)
+                event = self.table.play(deal.to_move, text)
             except IllegalActionError as exc:
                 raise TableError("illegal", str(exc), exc.rule) from None
             except NotationError as exc:
@@ -287,6 +302,92 @@ class LiveTable:
             await self._start_deal()
         self.kick.set()
 
+    def _mover(self, seat: int | None) -> Deal:
+        """The deal in progress, if ``seat`` is to move in it (else the protocol's refusal)."""
+        if seat is None:
+            raise TableError("spectator", "a spectator watches; sit down to play")
+        deal = self.table.match.current
+        if deal is None:
+            raise TableError("no_deal", "no deal is in progress")
+        if deal.to_move != seat:
+            raise TableError("not_your_turn", f"it is {self.names()[deal.to_move]}'s turn")
+        return deal
+
+    async def explain(self, seat: int | None, text: str) -> dict[str, Any]:
+        """Would ``text`` be legal for ``seat`` now, and if not, why: the refusal :meth:`act` would give, unplayed."""
+        async with self.lock:
+            deal = self._mover(seat)
+            answer: dict[str, Any] = {"type": "explained", "action": text, "version": self.version}
+            try:
+                deal.check(deal.parse_action(text))
+            except IllegalActionError as exc:
+                return {**answer, "legal": False, "message": str(exc), "rule": exc.rule}
+            except NotationError as exc:
+                return {**answer, "legal": False, "message": str(exc), "rule": "notation"}
+            return {**answer, "legal": True}
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """The hard bot's choice for ``seat``, from what the seat sees, thought out in the bot pool."""
+        async with self.lock:
+            deal = self._mover(seat)
+            assert seat is not None
+            version, view, legal = self.version, deal.view_for(seat), list(deal.legal_actions())
+        seed = f"{self.row.seed}/hint/{seat}/{version}"
+        if self.thinkers is not None:
+            action = await self.thinkers.choose("hard", seed, HINT_MS, view, legal)
+        else:
+            action = await asyncio.to_thread(table_bot("hard", seed, HINT_MS).choose, view, legal)
+        return {"type": "hint", "action": str(action), "version": version}
+
+    async def hand_over(self, seat: int | None, bot: bool) -> None:
+        """Hand the seat to the stand-in bot, which plays its turns at the bots' pace, or take it back."""
+        async with self.lock:
+            if seat is None:
+                raise TableError("spectator", "a spectator has no seat to hand over")
+            if bot:
+                self.handed.add(seat)
+            else:
+                self.handed.discard(seat)
+            await self.tell_all()
+        self.kick.set()
+
+    async def give_up(self, client: Client) -> None:
+        """The person leaves the seat for good: it is free for another, and the stand-in's until one sits."""
+        async with self.lock:
+            seat = client.seat
+            if seat is None:
+                raise TableError("spectator", "a spectator has no seat to leave")
+            if self.table.match.is_over:
+                raise TableError("over", "the match is over: the seat is yours in its record")
+            info = self.row.seats[seat]
+            info.name = info.token_hash = None
+            self.table.match.players[seat] = self.names()[seat]
+            self.handed.discard(seat)
+            self.absent_since.pop(seat, None)
+            self.connected_since.pop(seat, None)
+            for other in self.clients:
+                if other.seat == seat:
+                    other.seat = None  # every connection of the seat watches now
+            await self.store.save_seats(self.row.id, self.row.seats, self.status())
+            await self.tell_all()
+        self.kick.set()
+
+    async def say(self, seat: int | None, phrase: str | None, text: str | None) -> None:
+        """A chat line from a seated person to everyone at the table (phrases by id; free text where allowed)."""
+        if seat is None:
+            raise TableError("spectator", "watchers read the table's chat; sit down to speak")
+        chat = self.settings.chat
+        if chat == "off" or (text is not None and chat != "text"):
+            allowed = "no chat" if chat == "off" else "quick phrases only"
+            raise TableError("chat", f"this table has {allowed}")
+        if (phrase is None) == (text is None):
+            raise TableError("bad_message", 'say one thing: a "phrase" or a "text"')
+        line: dict[str, Any] = {"type": "said", "seat": seat, "name": self.names()[seat], "at": time.time()}
+        line.update({"phrase": phrase} if phrase is not None else {"text": text})
+        self.chat.append(line)
+        clients = list(self.clients)
+        await asyncio.gather(*(c.send(line) for c in clients), return_exceptions=True)
+
     async def sit(self, seat: int, name: str) -> str:
         """Take a person's free seat under ``name``; returns the seat's token."""
         async with self.lock:
@@ -302,8 +403,9 @@ class LiveTable:
             token = secrets.token_urlsafe(24)
             info.name, info.token_hash = name, token_hash(token)
             self.table.match.players[seat] = name
+            self.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
             await self.store.save_seats(self.row.id, self.row.seats, self.status())
-            await self._tell_all()
+            await self.tell_all()
         self.kick.set()
         return token
 
@@ -357,8 +459,8 @@ class LiveTable:
         or a hard bot's decision to make without the lock."""
         match = self.table.match
         now = time.monotonic()
-        if match.is_over or not self.seated:
-            return None
+        if match.is_over or (not self.seated and not match.deals):
+            return None  # the first deal waits for every person; later a seat left free is the stand-in's
         deal = match.current
         if deal is None:
             persons_here = any(s.kind == "person" for s in self.row.seats)
@@ -372,12 +474,14 @@ class LiveTable:
         if self.row.seats[seat].kind == "bot":
             return await self._step(None) if now >= paced else paced - now
         waits = []
-        if seat in self.absent_since and self.connected_since:
-            # the stand-in plays each turn at the bots' pace once the absence is long, for the people who wait;
-            # with nobody left at the table it waits too, and the match is where they left it when they return
-            due = max(self.absent_since[seat] + self.settings.absent_after, paced)
+        by = self._stand_in_reason(seat, now) or ("absent" if seat in self.absent_since else None)
+        if by is not None and self.connected_since:
+            # the stand-in plays each turn at the bots' pace (after a long absence, or at once for a seat handed
+            # over or left free), for the people who wait; with nobody at the table it waits too, and the match
+            # is where they left it when they return
+            due = max(self.absent_since[seat] + self.settings.absent_after, paced) if by == "absent" else paced
             if now >= due:
-                return await self._step(self.stand_in, "absent")
+                return await self._step(self.stand_in, by)
             waits.append(due - now)
         if self.settings.turn_clock is not None:  # the clock's turn is played on at the bots' pace
             due = max(self.turn_started + self.settings.turn_clock, paced)
@@ -386,8 +490,15 @@ class LiveTable:
             waits.append(due - now)
         return min(waits) if waits else None
 
-    def _absent_long(self, seat: int) -> bool:
-        return time.monotonic() >= self.absent_since.get(seat, float("inf")) + self.settings.absent_after
+    def _stand_in_reason(self, seat: int, now: float | None = None) -> str | None:
+        """Why the stand-in plays a person's seat now, if it does: handed over, left free, or a long absence."""
+        if seat in self.handed:
+            return "handed"
+        if self.row.seats[seat].token_hash is None:
+            return "left"
+        if (now or time.monotonic()) >= self.absent_since.get(seat, float("inf")) + self.settings.absent_after:
+            return "absent"
+        return None
 
     async def _step(self, agent: Agent | None, by: str | None = None) -> float | Think:
         """One move of the seat to move by its bot (or ``agent``, standing in ``by`` the clock or an absence).
@@ -415,7 +526,7 @@ class LiveTable:
         deck = [NAMES[c] for c in deal.deck]
         await self.store.record_deal(self.row.id, event.deal, deal.dealer, deck, self.version, totals)
         self._turn_changed()
-        await self._tell_all()
+        await self.tell_all()
 
     async def _committed(self, event: Event, by: str | None = None) -> None:
         """Commit the action just played, then tell everyone; a store failure takes the table back to the store.
@@ -451,7 +562,7 @@ class LiveTable:
             self.deal_ended = self.last_event
         if deal.is_over or deal.to_move != mover_before:
             self._turn_changed()
-        await self._tell_all()
+        await self.tell_all()
 
     def _turn_changed(self) -> None:
         self.turn_started = time.monotonic()
@@ -465,7 +576,7 @@ class LiveTable:
         self.row = fresh.row
         self.played_for = fresh.played_for
 
-    async def _tell_all(self) -> None:
+    async def tell_all(self) -> None:
         clients = list(self.clients)
         if not clients:
             return
@@ -554,4 +665,6 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
         "totals": totals or [0] * len(rules.teams),
         "deals": deals,
         "settings": Settings.of(row.settings).to_data(),
+        "watchers": [],
+        "rematch": row.settings.get("rematch"),
     }

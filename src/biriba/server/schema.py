@@ -24,26 +24,44 @@ ACTION_LENGTH = 200
 TOKEN_LENGTH = 64
 #: The longest text form of an option's value (``--set``), e.g. ``1000-1499:75,1500-2999:90``.
 OPTION_TEXT = 200
+#: The longest line of a table's free chat, after normalization.
+CHAT_LENGTH = 200
+#: The quick chat's phrases and emotes, by id: each page says them in its own language.
+PHRASES = (
+    "hello", "good_luck", "well_played", "nice_biriba", "thanks", "sorry", "oops", "hurry", "thinking",
+    "good_game", "bye", "smile", "laugh", "wow", "sad", "angry",
+)  # fmt: skip
 
 Strict = ConfigDict(extra="forbid")
 
 
-def display_name(text: str) -> str:
-    """A person's name as the table shows it: NFC, spaces collapsed; no control, format or invisible character.
+def _clean(text: str, what: str, most: int) -> str:
+    """NFC, spaces collapsed; no control, format or invisible character; 1 to ``most`` characters.
 
     Right-to-left overrides (U+202E) and zero-width characters would let a
     name pass for another's or turn the text around it: they are refused.
     """
-    name = " ".join(unicodedata.normalize("NFC", text).split())
-    bad = [ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    clean = " ".join(unicodedata.normalize("NFC", text).split())
+    bad = [ch for ch in clean if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
     if bad:
-        raise ValueError(f"a name may not hold invisible or control characters (U+{ord(bad[0]):04X})")
-    if not 1 <= len(name) <= NAME_LENGTH:
-        raise ValueError(f"a name is 1 to {NAME_LENGTH} characters")
-    return name
+        raise ValueError(f"{what} may not hold invisible or control characters (U+{ord(bad[0]):04X})")
+    if not 1 <= len(clean) <= most:
+        raise ValueError(f"{what} is 1 to {most} characters")
+    return clean
+
+
+def display_name(text: str) -> str:
+    """A person's name as the table shows it."""
+    return _clean(text, "a name", NAME_LENGTH)
+
+
+def chat_line(text: str) -> str:
+    """A free chat line, cleaned as a name is, longer."""
+    return _clean(text, "a chat line", CHAT_LENGTH)
 
 
 DisplayName = Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(display_name)]
+ChatLine = Annotated[str, Field(max_length=4 * CHAT_LENGTH), AfterValidator(chat_line)]
 
 
 def _option_type(name: str) -> Any:
@@ -104,6 +122,7 @@ class CreateTable(BaseModel):
     absent_after: Annotated[Seconds, Field(ge=1, le=3600)] = 60.0
     turn_clock: Annotated[Seconds, Field(ge=1, le=3600)] | None = None
     deal_pause: Annotated[Seconds, Field(ge=0, le=600)] = 15.0
+    chat: Literal["off", "phrases", "text"] = "phrases"
 
     def option_values(self) -> dict[str, Any]:
         """The options given, as their JSON values (unset ones left out)."""
@@ -138,7 +157,8 @@ class SeatPublic(BaseModel):
     team: int
     bot: str | None = None
     connected: bool | None = None
-    stand_in: bool | None = None
+    stand_in: bool | None = None  # a bot plays for the person now (absent, handed over, or the seat left free)
+    handed: bool | None = None  # the person handed the seat to the bot
 
 
 class RulesPublic(BaseModel):
@@ -162,7 +182,9 @@ class TableInfo(BaseModel):
     status: Literal["open", "playing", "over"]
     totals: list[int]
     deals: int
-    settings: dict[str, float | None]
+    settings: dict[str, float | str | None]
+    watchers: list[str | None] = []  # the names of who watches (null: no name given)
+    rematch: str | None = None  # once the match is over: the id of its rematch, if one was asked for
 
 
 class Lobby(BaseModel):
@@ -202,6 +224,7 @@ class Join(BaseModel):
     type: Literal["join"]
     token: Annotated[str, Field(max_length=TOKEN_LENGTH)] | None = None
     since: Annotated[StrictInt, Field(ge=0)] = 0
+    name: DisplayName | None = None  # a watcher's name, for the table's list of who watches
 
 
 class Act(BaseModel):
@@ -221,7 +244,54 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Act | Next | Ping, Field(discriminator="type")]
+class Explain(BaseModel):
+    """Why would this action be refused now? Answered, not played: the page asks it of picked cards."""
+
+    model_config = Strict
+    type: Literal["explain"]
+    action: Annotated[str, Field(max_length=ACTION_LENGTH)]
+
+
+class Hint(BaseModel):
+    model_config = Strict
+    type: Literal["hint"]
+
+
+class HandOver(BaseModel):
+    """Hand the seat to the stand-in bot (``true``), or take it back (``false``)."""
+
+    model_config = Strict
+    type: Literal["hand_over"]
+    bot: StrictBool
+
+
+class Leave(BaseModel):
+    """Give the seat up for good: it is free for another person, and played by the stand-in until one sits."""
+
+    model_config = Strict
+    type: Literal["leave"]
+
+
+class Say(BaseModel):
+    """A quick phrase (or emote) by id, or, where the table allows it, a line of free text."""
+
+    model_config = Strict
+    type: Literal["say"]
+    phrase: Literal[PHRASES] | None = None  # type: ignore[valid-type]
+    text: ChatLine | None = None
+
+
+class Rematch(BaseModel):
+    """Once the match is over: the same rules and seats again (``same``: you keep your seat), or seats chosen anew."""
+
+    model_config = Strict
+    type: Literal["rematch"]
+    seats: Literal["same", "new"] = "same"
+
+
+ClientMessage = Annotated[
+    Join | Act | Next | Ping | Explain | Hint | HandOver | Leave | Say | Rematch, Field(discriminator="type")
+]
 
 
 def refusal(errors: list[Any]) -> str:

@@ -219,6 +219,11 @@ class Store:
                 .values(seats=json.dumps([s.to_data() for s in seats]), status=status, claimed=1, touched=time.time())
             )
 
+    async def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """A table's settings changed (its rematch's id, once asked for)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(settings=json.dumps(settings)))
+
     async def record_deal(
         self, table_id: str, number: int, dealer: int, deck: Sequence[str], version: int, totals: list[int]
     ) -> None:

@@ -7,7 +7,7 @@ import { LANGUAGES, language, onLanguage, preferredLanguage, setLanguage, t } fr
 import { storedSeat } from "./api.js";
 import { showLobby } from "./lobby.js";
 import { showChooser } from "./join.js";
-import { showTable } from "./table.js";
+import { showTable } from "./table/index.js";
 import { showReplay } from "./replay.js";
 
 let cleanup = null;

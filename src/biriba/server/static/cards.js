@@ -28,9 +28,9 @@ export function isRed(code) {
   const suit = suitOf(code);
   return suit === "H" || suit === "D";
 }
-/** Is this card a wild under rules (a joker, or a two while twos are wild)? */
-export function isWildKind(code, rules) {
-  return isJoker(code) || (rankOf(code) === "2" && (!rules || rules.twos_wild !== false));
+/** Is this card a wild at this table?  `wilds`: the codes that play as wilds (a table's `rules.wilds`); a joker always is. */
+export function isWildKind(code, wilds) {
+  return isJoker(code) || (Array.isArray(wilds) && wilds.includes(code));
 }
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
@@ -79,11 +79,12 @@ export function cardsPlain(tokens) {
 /**
  * The hand in playing order: by suit (♠ ♥ ♣ ♦), then rank (A..K), the wilds
  * last; or, with mode "rank", by rank then suit (the wilds still last).
+ * `wilds`: the codes that play as wilds at the table.
  */
-export function sortHand(cards, rules, mode = "suit") {
+export function sortHand(cards, wilds, mode = "suit") {
   const key = (code) => {
     if (isJoker(code)) return [2, 0, 0];
-    if (isWildKind(code, rules)) return [1, SUIT_ORDER[suitOf(code)], 0];
+    if (isWildKind(code, wilds)) return [1, SUIT_ORDER[suitOf(code)], 0];
     if (mode === "rank") return [0, rankIndex(code), SUIT_ORDER[suitOf(code)]];
     return [0, SUIT_ORDER[suitOf(code)], rankIndex(code)];
   };
@@ -95,8 +96,8 @@ export function sortHand(cards, rules, mode = "suit") {
 }
 
 /** The group a hand card is shown in: its suit, or "wild". */
-export function handGroup(code, rules) {
-  return isWildKind(code, rules) ? "wild" : suitOf(code);
+export function handGroup(code, wilds) {
+  return isWildKind(code, wilds) ? "wild" : suitOf(code);
 }
 
 const RED = "#c4171c";
@@ -164,7 +165,7 @@ export function cardFace(code, { wild = false, label = null } = {}) {
 }
 
 /** A small card for a meld on the table (viewBox 60x84); a wild shows the slot it stands in. */
-export function miniCard(token, rules) {
+export function miniCard(token, wilds) {
   const { card, slot } = placed(token);
   const colour = colourOf(card);
   const root = svg("svg", { viewBox: "0 0 60 84", class: "mini-face", focusable: "false", "aria-hidden": "true" });
@@ -187,7 +188,7 @@ export function miniCard(token, rules) {
       }),
     );
     root.append(suitUse(suitOf(card), 4, 27, 19, colour));
-    if (isWildKind(card, rules)) root.append(svg("use", { href: "#star", x: 36, y: 4, width: 18, height: 18, fill: PURPLE }));
+    if (isWildKind(card, wilds)) root.append(svg("use", { href: "#star", x: 36, y: 4, width: 18, height: 18, fill: PURPLE }));
   }
   if (slot) {
     const slotColour = colourOf(slot);

@@ -4,7 +4,6 @@
 import { api, storeName, storeSeat, storedName, storedSeat } from "./api.js";
 import { $, clear, h } from "./dom.js";
 import { has, t } from "./i18n.js";
-import { normalizeOptions } from "./rules.js";
 
 const BOTS = ["easy", "medium", "hard", "random"];
 const BOT_DELAYS = [0, 0.5, 1, 2, 4];
@@ -274,8 +273,10 @@ function buildCreateForm(page, form, data) {
   const submit = h("button", { type: "submit", id: "create", class: "primary big" }, t("create.submit"));
 
   const kinds = [];
+  /** What the form shows of the preset: its target, seats and partnerships (/api/rules writes them as text: "5000", "4", "true"). */
   function presetOptions() {
-    return normalizeOptions((presets[presetSelect.control.value] || {}).options || {});
+    const given = (presets[presetSelect.control.value] || {}).options || {};
+    return { target: Number(given.target) || 5000, seats: Number(given.seats) || 4, partnerships: String(given.partnerships) !== "false" };
   }
   function renderSeats() {
     const n = Number(seatsSelect.control.value);
@@ -302,9 +303,9 @@ function buildCreateForm(page, form, data) {
     const options = presetOptions();
     const name = presetSelect.control.value;
     help.textContent = presetHelp(name, (presets[name] || {}).help);
-    target.value = options.target || 5000;
-    seatsSelect.control.value = String(options.seats || 4);
-    partnerships.checked = options.partnerships !== false;
+    target.value = options.target;
+    seatsSelect.control.value = String(options.seats);
+    partnerships.checked = options.partnerships;
     renderSeats();
   }
   presetSelect.control.addEventListener("change", onPreset);
@@ -340,7 +341,7 @@ function buildCreateForm(page, form, data) {
     if (target.value && targetValue !== base.target) options.target = targetValue;
     if (seats !== base.seats) options.seats = seats;
     const together = (seats === 4 || seats === 6) && partnerships.checked;
-    if (together !== (base.partnerships !== false)) options.partnerships = together;
+    if (together !== base.partnerships) options.partnerships = together;
     const parsed = parseExtra(extra.value);
     if (parsed.bad.length) {
       error.textContent = t("create.bad_option", { text: parsed.bad[0] });

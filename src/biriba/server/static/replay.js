@@ -6,8 +6,7 @@ import { RANKS, SUITS, cardName, miniCard, sortHand, tokenName } from "./cards.j
 import { $, clear, h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { presetLabel, seatLabel, teamLetter } from "./lobby.js";
-import { analyzeMeld, meldBonus, meldValue, resolveRules } from "./rules.js";
-import { actionParts, eventWords, tnode } from "./words.js";
+import { actionParts, eventWords, meldWords, tnode } from "./words.js";
 
 function cardOf(value) {
   if (typeof value === "string") return value;
@@ -26,21 +25,13 @@ function stepIcon(name) {
   return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", focusable: "false" }, svg("path", { d: ICONS[name], fill: "currentColor" }));
 }
 
-function meldWords(info) {
-  if (!info.biriba) return t(`meld.${info.kind}`, { n: info.size });
-  if (info.kind === "wild") return t("meld.wild_biriba", { n: info.size });
-  const clean = info.clean ? "clean" : "dirty";
-  if (info.kind === "run" && info.size === 13) return t(`meld.${clean}_13`);
-  return t(`meld.${clean}_biriba`, { kind: t(`meld.${info.kind}`, { n: info.size }) });
-}
-
 export function showReplay(page, id, params) {
   const view = page.view();
   view.className = "replay-screen";
   page.title(t("replay.title"));
   const R = {
     info: null,
-    rules: null,
+    wilds: ["JK"],
     deal: Math.max(1, Number(params.get("deal")) || 1),
     step: Math.max(0, Number(params.get("step")) || 0),
     total: null,
@@ -74,9 +65,9 @@ export function showReplay(page, id, params) {
 
   async function start() {
     try {
-      const [info, rules] = await Promise.all([api.table(id), api.rules().catch(() => ({ presets: null }))]);
+      const info = await api.table(id);
       R.info = info;
-      R.rules = resolveRules(info.rules.data ?? info.rules.name, rules.presets);
+      R.wilds = (info.rules && info.rules.wilds) || ["JK"];
     } catch (error) {
       clear(head);
       head.append(h("h1", {}, error.status === 404 ? t("error.no_table") : t("error.server", { message: error.message })), h("a", { href: "/", "data-link": true, class: "button" }, t("nav.lobby")));
@@ -211,23 +202,21 @@ export function showReplay(page, id, params) {
   }
 
   function boardOf(pos, finalHands) {
-    const rules = R.rules;
+    const wilds = R.wilds;
     const out = h("div", { class: "replay-board" });
     const teamsBox = h("div", { class: `teams teams-${(pos.melds || []).length}` });
     (pos.melds || []).forEach((melds, team) => {
-      let points = 0;
-      const laid = (pos.laid_whole && pos.laid_whole[team]) || [];
+      const board = (pos.board && pos.board[team]) || { points: 0, melds: [] };
       const list = h("ol", { class: "meld-list" });
       melds.forEach((tokens, i) => {
-        const info = analyzeMeld(tokens, rules);
-        const bonus = meldBonus(info, rules, pos.trump, laid.includes(i));
-        points += meldValue(info, rules) + bonus;
+        const info = board.melds[i] || { kind: "run", size: tokens.length, clean: true, biriba: false, bonus: 0 };
+        const bonus = info.bonus;
         list.append(
           h(
             "li",
             { class: `meld ${info.kind}${info.biriba ? (info.clean ? " biriba clean" : " biriba dirty") : ""}`, "data-testid": "meld", "data-team": team, "data-index": i + 1, "aria-label": t("meld.aria", { n: i + 1, state: meldWords(info), cards: tokens.map(tokenName).join(", ") }) },
             h("span", { class: "meld-num", "aria-hidden": "true" }, String(i + 1)),
-            h("span", { class: "meld-cards", "aria-hidden": "true" }, tokens.map((token) => miniCard(token, rules))),
+            h("span", { class: "meld-cards", "aria-hidden": "true" }, tokens.map((token) => miniCard(token, wilds))),
             h("span", { class: "meld-state", "aria-hidden": "true" }, meldWords(info), bonus ? h("span", { class: "meld-bonus" }, ` +${bonus}`) : null),
           ),
         );
@@ -242,7 +231,7 @@ export function showReplay(page, id, params) {
             "header",
             { class: "team-head" },
             h("h2", {}, h("span", { class: "team-letter", "aria-hidden": "true" }, teamLetter(team)), " ", teamName(team)),
-            h("p", { class: "team-facts" }, h("span", {}, t("team.on_table", { n: points })), h("span", {}, reserve ? (reserve.active ? t("reserve.taken_by", { who: names(reserve.seat) }) : t("reserve.next_turn", { who: names(reserve.seat) })) : t("reserve.not_taken"))),
+            h("p", { class: "team-facts" }, h("span", {}, t("team.on_table", { n: board.points })), h("span", {}, reserve ? (reserve.active ? t("reserve.taken_by", { who: names(reserve.seat) }) : t("reserve.next_turn", { who: names(reserve.seat) })) : t("reserve.not_taken"))),
           ),
           list,
         ),
@@ -251,14 +240,14 @@ export function showReplay(page, id, params) {
     const hands = finalHands ? finalHands.map((hand) => hand.map(cardOf)) : pos.hands || [];
     const handsBox = h("section", { class: "open-hands", "aria-label": t("replay.hands") }, h("h2", {}, t("replay.hands")));
     hands.forEach((hand, seat) => {
-      const cards = Array.isArray(hand) ? sortHand(hand, rules) : [];
+      const cards = Array.isArray(hand) ? sortHand(hand, wilds) : [];
       const team = teamOfSeat(seat);
       handsBox.append(
         h(
           "div",
           { class: `open-hand team-${team}${pos.to_move === seat && !finalHands ? " turn" : ""}`, "data-seat": seat },
           h("p", { class: "open-hand-name" }, h("span", { class: "player-team", "aria-hidden": "true" }, teamLetter(team)), " ", names(seat), " ", h("span", { class: "muted" }, t("player.cards", { n: cards.length }))),
-          h("div", { class: "meld-cards", role: "img", "aria-label": cards.map(cardName).join(", ") || t("hand.empty") }, cards.map((card) => miniCard(card, rules))),
+          h("div", { class: "meld-cards", role: "img", "aria-label": cards.map(cardName).join(", ") || t("hand.empty") }, cards.map((card) => miniCard(card, wilds))),
         ),
       );
     });
@@ -270,7 +259,7 @@ export function showReplay(page, id, params) {
       { class: "replay-facts" },
       h("p", {}, t("stock.title"), ": ", String(stock ?? "–"), " · ", t("packets.left", { n: packets }), pos.trump ? ` · ${t("trump.label")} ${pos.trump}` : ""),
       h("p", {}, t("pile.title"), ` (${pile.length}): `),
-      h("div", { class: "meld-cards pile-row", role: "img", "aria-label": pile.map(cardName).join(", ") || t("pile.empty") }, pile.map((card) => miniCard(card, rules))),
+      h("div", { class: "meld-cards pile-row", role: "img", "aria-label": pile.map(cardName).join(", ") || t("pile.empty") }, pile.map((card) => miniCard(card, wilds))),
     );
     out.append(facts, handsBox, teamsBox);
     return out;

@@ -1,6 +1,7 @@
 // Sentences built from the catalog with live parts: a placeholder may be
 // filled by text, a DOM node, or a list of card tokens (drawn as coloured
-// card text).  describeEvent() tells what happened, in the reader's language.
+// card text).  eventWords() tells what happened, in the reader's language;
+// meldWords() what a meld on the table is.
 
 import { cardsInline, cardsPlain } from "./cards.js";
 import { h } from "./dom.js";
@@ -105,4 +106,16 @@ export function eventWords(event, me, names) {
   if (event.ended === "closure") lines.push({ key: "ev.out" + suffix, params: { who } });
   else if (event.ended) lines.push({ key: "ev.ended", params: { how: t(`ended.${event.ended}`) } });
   return lines;
+}
+
+/**
+ * A meld's state in words, from the engine's facts of it (a state message's
+ * `board`): "run of 5", "clean biriba (set of 7)", "dirty 13-run".
+ */
+export function meldWords(info) {
+  if (!info.biriba) return t(`meld.${info.kind}`, { n: info.size });
+  if (info.kind === "wild") return t("meld.wild_biriba", { n: info.size });
+  const clean = info.clean ? "clean" : "dirty";
+  if (info.kind === "run" && info.size === 13) return t(`meld.${clean}_13`);
+  return t(`meld.${clean}_biriba`, { kind: t(`meld.${info.kind}`, { n: info.size }) });
 }

@@ -1,0 +1,147 @@
+// The table's one WebSocket (docs/protocol.md): join with the seat's token
+// and the first event not yet seen, a ping to keep it alive, reconnection
+// with backoff (at once when the browser comes back online or the tab is
+// shown again), and what the close codes mean: 4401 the seat is no longer
+// this browser's, 4404 no such table.
+
+import { storeSeat } from "../api.js";
+import { clear, h } from "../dom.js";
+import { t } from "../i18n.js";
+
+const PING_EVERY = 25000;
+
+/**
+ * Connect the table of ctx ({S, id, page, view, render}); `onMessage` gets
+ * each message from the server.  Returns {send, stop}.
+ */
+export function openConnection(ctx, onMessage) {
+  const { S, id, page } = ctx;
+  const C = { ws: null, stopped: false, attempts: 0, retryTimer: null, pingTimer: null };
+
+  function url() {
+    return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws/${encodeURIComponent(id)}`;
+  }
+
+  function connect() {
+    if (C.stopped) return;
+    let socket;
+    try {
+      socket = new WebSocket(url());
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    C.ws = socket;
+    S.joined = false;
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "join", token: S.token, since: S.lastNumber + 1 }));
+      clearInterval(C.pingTimer);
+      C.pingTimer = setInterval(() => send({ type: "ping" }), PING_EVERY);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "state") {
+        C.attempts = 0;
+        page.banner(null);
+      }
+      onMessage(message);
+    });
+    socket.addEventListener("close", (event) => {
+      clearInterval(C.pingTimer);
+      if (C.ws !== socket || C.stopped) return;
+      C.ws = null;
+      S.joined = false;
+      S.pending = null;
+      if (event.code === 4401) {
+        // the token is no longer good: back to the seat chooser
+        storeSeat(id, null);
+        stop();
+        page.navigate(`/t/${encodeURIComponent(id)}`, true);
+        return;
+      }
+      if (event.code === 4404) {
+        stop();
+        clear(ctx.view);
+        ctx.view.className = "lobby";
+        ctx.view.append(
+          h("section", { class: "panel narrow" }, h("h1", {}, t("error.no_table")), h("p", {}, h("a", { href: "/", "data-link": true, class: "button" }, t("nav.lobby")))),
+        );
+        return;
+      }
+      scheduleReconnect();
+      ctx.render();
+    });
+  }
+
+  function scheduleReconnect() {
+    if (C.stopped) return;
+    clearTimeout(C.retryTimer);
+    const delay = Math.min(15000, 500 * 2 ** C.attempts) * (0.8 + Math.random() * 0.4);
+    C.attempts += 1;
+    const seconds = Math.max(1, Math.round(delay / 1000));
+    page.banner(S.everConnected ? t("conn.reconnecting", { n: seconds }) : t("conn.connecting"));
+    C.retryTimer = setTimeout(connect, delay);
+  }
+
+  function retryNow() {
+    if (C.stopped || (C.ws && C.ws.readyState <= 1)) return;
+    clearTimeout(C.retryTimer);
+    C.attempts = 0;
+    connect();
+  }
+
+  function send(message) {
+    if (C.ws && C.ws.readyState === WebSocket.OPEN) {
+      C.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  const onOnline = () => retryNow();
+  const onVisible = () => {
+    if (document.visibilityState === "visible") retryNow();
+  };
+
+  function stop() {
+    C.stopped = true;
+    clearTimeout(C.retryTimer);
+    clearInterval(C.pingTimer);
+    window.removeEventListener("online", onOnline);
+    document.removeEventListener("visibilitychange", onVisible);
+    if (C.ws) {
+      const socket = C.ws;
+      C.ws = null;
+      try {
+        socket.close(1000);
+      } catch {
+        /* already closed */
+      }
+    }
+  }
+
+  window.addEventListener("online", onOnline);
+  document.addEventListener("visibilitychange", onVisible);
+  connect();
+  return { send, stop };
+}
+
+/** Play an action for the own seat at the version on screen; the buttons wait until the next state. */
+export function sendAction(ctx, text) {
+  const { S } = ctx;
+  if (!S.state || S.pending !== null) return;
+  S.error = null;
+  S.choices = null;
+  if (!ctx.send({ type: "action", action: text, version: S.state.version })) {
+    S.error = { text: t("conn.not_sent") };
+    ctx.render();
+    return;
+  }
+  S.pending = S.state.version;
+  ctx.render();
+}

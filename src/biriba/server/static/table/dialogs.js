@@ -1,0 +1,88 @@
+// The table's dialogs: the whole discard pile (and taking it from there),
+// and the help with the keys.
+
+import { getPref, setPref } from "../api.js";
+import { cardFace, cardName, isWildKind } from "../cards.js";
+import { clear, h, put } from "../dom.js";
+import { t } from "../i18n.js";
+import { sendAction } from "./connection.js";
+import { has, viewData, wilds } from "./model.js";
+
+export function openPile(ctx) {
+  const { S } = ctx;
+  const dialog = ctx.el.pileDialog;
+  const v = viewData(S);
+  const pile = v ? v.discard || [] : [];
+  const wild = wilds(S);
+  clear(dialog);
+  const close = h("button", { type: "button", class: "small", id: "close-pile", onclick: () => dialog.close() }, t("dialog.close"));
+  const takeButton =
+    has(S, "take") && S.pending === null
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            id: "take-from-dialog",
+            onclick: () => {
+              dialog.close();
+              sendAction(ctx, "take");
+            },
+          },
+          t("pile.take", { n: pile.length }),
+        )
+      : null;
+  put(
+    dialog,
+    h("h2", { id: "pile-dialog-title" }, t("pile.whole", { n: pile.length })),
+    pile.length
+      ? h(
+          "ol",
+          { class: "pile-list", id: "pile-list", "aria-label": t("pile.order") },
+          pile.map((card, i) =>
+            h("li", {}, cardFace(card, { wild: isWildKind(card, wild) && card !== "JK", label: cardName(card) + (i === pile.length - 1 ? `, ${t("pile.top")}` : "") })),
+          ),
+        )
+      : h("p", {}, t("pile.empty")),
+    pile.length ? h("p", { class: "help" }, t("pile.order")) : null,
+    h("div", { class: "row-actions" }, takeButton, close),
+  );
+  dialog.showModal();
+}
+
+export function openHelp(ctx) {
+  const dialog = ctx.el.helpDialog;
+  clear(dialog);
+  const keys = [
+    ["d", t("action.draw")], ["t", t("action.take")], ["p", t("action.pass")], ["m", t("action.meld")],
+    ["a", t("help.key_add")], ["x", t("action.discard")], ["← →", t("help.key_move")], [t("help.space"), t("help.key_select")],
+    ["Enter", t("help.key_enter")], ["Esc", t("help.key_esc")], ["?", t("help.open")],
+  ];
+  dialog.append(
+    h(
+      "div",
+      { class: "dialog-head" },
+      h("h2", { id: "help-title" }, t("help.title")),
+      h("button", { type: "button", class: "small", id: "close-help", "aria-label": t("dialog.close"), onclick: () => dialog.close() }, "✕"),
+    ),
+    h("p", {}, t("help.rules_brief")),
+    h("h3", {}, t("help.tap_title")),
+    h("p", {}, t("help.tap")),
+    h("h3", {}, t("help.keys")),
+    h("dl", { class: "keys" }, keys.map(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
+    h(
+      "label",
+      { class: "check" },
+      h("input", {
+        type: "checkbox",
+        id: "sound",
+        checked: getPref("sound", "on") === "on",
+        onchange: (e) => setPref("sound", e.target.checked ? "on" : "off"),
+      }),
+      " ",
+      t("help.sound"),
+    ),
+    h("div", { class: "row-actions" }, h("button", { type: "button", class: "primary", onclick: () => dialog.close() }, t("dialog.close"))),
+  );
+  dialog.showModal();
+}

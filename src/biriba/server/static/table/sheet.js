@@ -1,0 +1,201 @@
+// The story and the score: the log of the deal, the score sheet with the
+// match's target, the rules changed from the preset, the deal's result with
+// its breakdown (and the next deal), and the match's end.
+
+import { api } from "../api.js";
+import { clear, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { eventWords, tnode } from "../words.js";
+import * as M from "./model.js";
+
+const PARTS = ["melds", "bonuses", "hands", "going_out", "reserve", "cut", "total"];
+
+/** "+310", "-45", "0". */
+export function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+function breakdownTable(S, result) {
+  const order = M.teamOrder(S);
+  const keys = PARTS.filter((k) => result.breakdown[0] && k in result.breakdown[0]);
+  return h(
+    "table",
+    { class: "breakdown", id: "breakdown" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), order.map((team) => h("th", { scope: "col", class: `team-text team-${team}` }, M.teamShort(S, team))))),
+    h(
+      "tbody",
+      {},
+      keys.map((key) =>
+        h(
+          "tr",
+          { class: key === "total" ? "total" : "" },
+          h("th", { scope: "row" }, t(`part.${key}`)),
+          order.map((team) => {
+            const value = result.breakdown[team] ? result.breakdown[team][key] : 0;
+            return h("td", { class: value < 0 ? "neg" : "" }, signed(value));
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Who won the deal (or, with `match`, the match), in words from the reader's side. */
+export function winnerText(S, winners, match) {
+  const list = winners || [];
+  if (list.length > 1) return t(match ? "result.match_tied" : "result.tied", { teams: list.map((team) => M.teamShort(S, team)).join(" & ") });
+  const team = list[0];
+  if (team === undefined) return "";
+  if (M.isSeated(S) && M.teamOf(S, S.me) === team) return t(match ? "result.match_we_win" : "result.we_win");
+  return t(match ? "result.match_they_win" : "result.they_win", { team: M.teamShort(S, team) });
+}
+
+/** The teams with the highest total (when the server's `winners` is missing). */
+export function winnersFromTotals(totals) {
+  const best = Math.max(...totals);
+  return totals.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
+}
+
+function matchWinners(S) {
+  const info = M.tableInfo(S);
+  return S.state.winners || winnersFromTotals((info && info.totals) || []);
+}
+
+function matchOverLinks(id) {
+  return [
+    h("a", { class: "button primary", id: "replay-link", href: `/t/${encodeURIComponent(id)}?replay`, "data-link": true }, t("result.replay")),
+    h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `biriba-${id}.json` }, t("result.record")),
+    h("a", { class: "button", href: "/", "data-link": true }, t("nav.lobby")),
+  ];
+}
+
+function nextDealRow(ctx, row) {
+  const { S } = ctx;
+  const info = M.tableInfo(S);
+  const pause = info && info.settings && typeof info.settings.deal_pause === "number" ? info.settings.deal_pause : 15;
+  const left = () => (S.resultSeenAt ? Math.max(0, Math.round(pause - (Date.now() - S.resultSeenAt) / 1000)) : 0);
+  const button = h(
+    "button",
+    {
+      type: "button",
+      id: "next-deal",
+      class: "primary big",
+      disabled: M.nextDisabled(S),
+      onclick: () => {
+        ctx.send({ type: "next" });
+        button.disabled = true;
+      },
+    },
+    t("result.next"),
+  );
+  const countdown = h("span", { class: "muted countdown" }, t("result.auto", { n: S.resultSeenAt ? left() : pause }));
+  row.append(button, countdown);
+  clearInterval(ctx.timers.countdown);
+  ctx.timers.countdown = setInterval(() => {
+    countdown.textContent = t("result.auto", { n: left() });
+    if (!document.body.contains(countdown)) clearInterval(ctx.timers.countdown);
+  }, 1000);
+}
+
+export function renderResult(ctx) {
+  const { S } = ctx;
+  const result = S.state.result;
+  const info = M.tableInfo(S);
+  const over = info && info.status === "over";
+  const panel = h("section", { class: "result-panel", id: "result", "aria-labelledby": "result-title" });
+  if (over) panel.append(h("p", { class: "winner big", id: "match-winner" }, winnerText(S, matchWinners(S), true)));
+  if (over) panel.append(h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
+  panel.append(
+    h("h2", { id: "result-title" }, t("result.title", { n: info ? info.deals : "", how: t(`ended.${result.ended_by}`) })),
+    h("p", { class: "winner" }, winnerText(S, result.winners, false)),
+    breakdownTable(S, result),
+  );
+  if (info && info.totals) {
+    const totals = M.teamOrder(S).map((team, i) => [i ? " · " : "", h("strong", { class: `team-text team-${team}` }, `${M.teamShort(S, team)} ${info.totals[team]}`)]);
+    panel.append(h("p", { class: "totals" }, t("result.totals"), " ", totals));
+  }
+  const row = h("div", { class: "row-actions" });
+  if (over) {
+    /* the links are above */
+  } else if (M.isSeated(S)) nextDealRow(ctx, row);
+  else row.append(h("span", { class: "muted" }, t("result.next_soon")));
+  const hide = () => {
+    S.showResult = false;
+    ctx.render();
+  };
+  row.append(h("button", { type: "button", class: "small", id: "hide-result", onclick: hide }, t("result.hide")));
+  panel.append(row);
+  return panel;
+}
+
+export function renderMatchOver(ctx) {
+  return h(
+    "section",
+    { class: "result-panel", id: "match-over" },
+    h("h2", {}, t("turn.match_over")),
+    h("p", { class: "winner big" }, winnerText(ctx.S, matchWinners(ctx.S), true)),
+    h("div", { class: "row-actions" }, matchOverLinks(ctx.id)),
+  );
+}
+
+function renderLog(ctx) {
+  const { S } = ctx;
+  const logList = ctx.el.logList;
+  clear(logList);
+  const who = (seat) => M.who(S, seat);
+  for (const event of S.events) {
+    const lines = eventWords(event, S.me, who);
+    if (!lines.length) continue;
+    const team = event.seat !== undefined ? ` team-${M.teamOf(S, event.seat)}` : "";
+    const item = h("li", { class: `log-${event.kind}${event.seat === S.me ? " mine" : ""}${team}` });
+    lines.forEach((line, i) => {
+      if (i) item.append(" ");
+      item.append(tnode(line.key, line.params));
+    });
+    logList.append(item);
+  }
+  if (!logList.children.length) logList.append(h("li", { class: "muted" }, t("log.empty")));
+  requestAnimationFrame(() => {
+    logList.scrollTop = logList.scrollHeight;
+  });
+}
+
+function sheetRow(row, order) {
+  return h(
+    "tr",
+    {},
+    h("th", { scope: "row" }, String(row.deal)),
+    order.map((team) => {
+      const score = row.scores[team];
+      return h("td", {}, h("span", { class: score < 0 ? "neg" : "pos" }, signed(score)), h("span", { class: "running" }, ` ${row.totals[team]}`));
+    }),
+  );
+}
+
+/** The side: the log, the score sheet and its target, the rules in words. */
+export function renderSide(ctx) {
+  const { S } = ctx;
+  const { sheetBox, rulesBox } = ctx.el;
+  renderLog(ctx);
+  clear(sheetBox);
+  const sheet = (S.state && S.state.sheet) || [];
+  const order = M.teamOrder(S);
+  const head = h("tr", {}, h("th", { scope: "col" }, t("sheet.deal")), order.map((team) => h("th", { scope: "col", class: `team-text team-${team}` }, M.teamShort(S, team))));
+  const empty = h("tr", {}, h("td", { colspan: order.length + 1, class: "muted empty" }, t("sheet.empty")));
+  sheetBox.append(
+    h(
+      "table",
+      { id: "sheet", class: "sheet" },
+      h("caption", { class: "visually-hidden" }, t("sheet.title")),
+      h("thead", {}, head),
+      h("tbody", {}, sheet.length ? sheet.map((row) => sheetRow(row, order)) : empty),
+    ),
+  );
+  const rules = M.options(S);
+  if (rules.target) sheetBox.append(h("p", { class: "help" }, t(rules.target_rule === "reach" ? "sheet.target_reach" : "sheet.target_exceed", { n: rules.target })));
+  clear(rulesBox);
+  const info = M.tableInfo(S);
+  if (info && info.rules && info.rules.words) {
+    rulesBox.append(h("details", { class: "side-panel rules-words" }, h("summary", {}, t("table.rules")), h("ul", {}, info.rules.words.map((w) => h("li", {}, w)))));
+  }
+}

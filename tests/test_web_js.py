@@ -1,0 +1,648 @@
+"""The page's JavaScript on its own, in a real browser, and its catalogs.
+
+The pure parts of the page (card names and order, events told in words, the
+table's model: state messages in, selectors out, and the small formatting
+helpers) run in Debian's Chromium driven by Playwright: a page of the site is
+opened and the modules are imported into it with ``import("/static/...")``, so
+nothing is needed beyond what the end-to-end tests use.  The catalog checks
+read the JSON files and the JavaScript, and need no browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from biriba.bots import BOT_KINDS
+from biriba.rules import PRESETS
+from biriba.terms import Ending, Pickup
+from browserkit import chromium
+from serverkit import running_server
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "biriba" / "server" / "static"
+LANGUAGES = ("en", "el", "it")
+WILDS = ["JK", "2S", "2H", "2D", "2C"]
+
+browser_test = pytest.mark.needs("chromium")  # the catalog checks at the end run without a browser
+
+
+# ------------------------------------------------------------------ browser
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(f"sqlite:///{tmp_path_factory.mktemp('js')}/web.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    """The lobby in English, its catalogs loaded; no error may reach the console."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def run(page: Page, body: str, arg: Any = None) -> Any:
+    """Run an async function body in the page, with `arg` as `arg`; modules by `await import("/static/...")`."""
+    return page.evaluate(f"async (arg) => {{ {body} }}", arg)
+
+
+@browser_test
+def test_cards_are_named_in_words_in_english_and_greek(page: Page) -> None:
+    names = run(
+        page,
+        """
+        const cards = await import("/static/cards.js");
+        const i18n = await import("/static/i18n.js");
+        const codes = ["7S", "QH", "TD", "AC", "JK"];
+        const english = codes.map(cards.cardName);
+        const text = codes.map(cards.cardText);
+        const token = cards.tokenName("JK=6H");
+        await i18n.setLanguage("el");
+        const greek = codes.map(cards.cardName);
+        const greekToken = cards.tokenName("2C=5D");
+        await i18n.setLanguage("en");
+        return { english, text, token, greek, greekToken };
+        """,
+    )
+    assert names["english"] == ["7 of spades", "queen of hearts", "10 of diamonds", "ace of clubs", "joker"]
+    assert names["text"] == ["7♠", "Q♥", "10♦", "A♣", "Joker"]
+    assert names["token"] == "joker as 6 of hearts"
+    assert names["greek"][0] == "7 μπαστούνι"
+    assert names["greek"][3].endswith("σπαθί") and names["greek"][3] != "ace of clubs"
+    assert names["greek"][4] == "τζόκερ"
+    assert "καρό" in names["greekToken"] and "σπαθί" in names["greekToken"]
+
+
+@browser_test
+def test_a_hand_sorts_by_suit_or_rank_with_the_table_wilds_last(page: Page) -> None:
+    hand = ["9H", "JK", "3S", "2H", "KD", "AS", "5C", "2C"]
+    out = run(
+        page,
+        """
+        const { sortHand, handGroup, isWildKind } = await import("/static/cards.js");
+        const [hand, wilds] = arg;
+        return {
+          suit: sortHand(hand, wilds),
+          rank: sortHand(hand, wilds, "rank"),
+          noTwos: sortHand(hand, ["JK"]),
+          groups: sortHand(hand, wilds).map((c) => handGroup(c, wilds)),
+          wild: ["2H", "JK", "3S"].map((c) => isWildKind(c, wilds)),
+          twoNotWild: isWildKind("2H", ["JK"]),
+          unchanged: hand,
+        };
+        """,
+        [hand, WILDS],
+    )
+    assert out["suit"] == ["AS", "3S", "9H", "5C", "KD", "2H", "2C", "JK"]  # ♠ ♥ ♣ ♦, then wild twos, then jokers
+    assert out["rank"] == ["AS", "3S", "5C", "9H", "KD", "2H", "2C", "JK"]
+    assert out["noTwos"] == ["AS", "3S", "2H", "9H", "2C", "5C", "KD", "JK"]  # a two that is no wild sorts as a card
+    assert out["groups"] == ["S", "S", "H", "C", "D", "wild", "wild", "wild"]
+    assert out["wild"] == [True, True, False]
+    assert out["twoNotWild"] is False
+    assert out["unchanged"] == hand
+
+
+@browser_test
+def test_a_placed_wild_token_splits_into_card_and_slot(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const { placed, cardsPlain } = await import("/static/cards.js");
+        return [placed("JK=6H"), placed("7H"), placed("2S=TD"), cardsPlain(["3H", "4H", "JK=5H"])];
+        """,
+    )
+    assert out[0] == {"card": "JK", "slot": "6H"}
+    assert out[1] == {"card": "7H", "slot": None}
+    assert out[2] == {"card": "2S", "slot": "TD"}
+    assert out[3] == "3♥ 4♥ Joker=5♥"
+
+
+@browser_test
+def test_an_action_string_splits_into_kind_meld_cards_and_end(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const { actionParts } = await import("/static/words.js");
+        return [actionParts("add 2 7H JK=8H wild=low"), actionParts("meld 3S 4S 2C=5S"), actionParts("draw")];
+        """,
+    )
+    add, meld, draw = out
+    assert (add["kind"], add["meld"], add["tokens"], add["end"]) == ("add", 2, ["7H", "JK=8H"], "low")
+    assert add["cards"] == ["7H", "JK"]
+    assert (meld["kind"], meld["meld"], meld["cards"], meld["end"]) == ("meld", None, ["3S", "4S", "2C"], None)
+    assert (draw["kind"], draw["tokens"]) == ("draw", [])
+
+
+TELL = """
+const { eventWords, tplain } = await import("/static/words.js");
+const names = (seat) => ["Eleni", "Bot 2", "Nikos", "Bot 4"][seat];
+return arg.map(([event, me]) => eventWords(event, me, names).map((line) => tplain(line.key, line.params)));
+"""
+
+
+@browser_test
+def test_events_are_told_in_words_from_the_readers_seat(page: Page) -> None:
+    events = [
+        ({"kind": "action", "seat": 0, "action": "draw", "drawn": "7H"}, 0),
+        ({"kind": "action", "seat": 1, "action": "draw", "drawn": None}, 0),
+        ({"kind": "action", "seat": 2, "action": "meld 3H 4H JK=5H"}, 0),
+        ({"kind": "action", "seat": 2, "action": "take", "taken": ["KC"]}, None),
+        ({"kind": "action", "seat": 0, "action": "add 1 6H"}, 0),
+        ({"kind": "deal", "deal": 2}, 0),
+        ({"kind": "result", "deal": 2, "result": {"ended_by": "closure"}}, 0),
+    ]
+    told = run(page, TELL, events)
+    assert told == [
+        ["You draw 7♥."],
+        ["Bot 2 draws."],
+        ["Nikos melds 3♥ 4♥ Joker=5♥."],
+        ["Nikos takes the pile (1 card): K♣."],
+        ["You add 6♥ to meld 1."],
+        ["Deal 2 is dealt."],
+        ["Deal 2 is over (someone went out)."],
+    ]
+
+
+@browser_test
+def test_a_turn_the_clock_played_says_so_after_the_move(page: Page) -> None:
+    events = [
+        ({"kind": "action", "seat": 2, "action": "discard 9C", "by": "clock"}, 0),
+        ({"kind": "action", "seat": 0, "action": "discard 9C", "by": "clock"}, 0),
+        ({"kind": "action", "seat": 3, "action": "discard 9C", "by": "absent", "reserve": "discard"}, 0),
+        ({"kind": "action", "seat": 1, "action": "discard 4D", "ended": "closure"}, None),
+    ]
+    told = run(page, TELL, events)
+    assert told[0] == ["Nikos discards 9♣.", "(the turn clock ran out: a bot played this for Nikos)"]
+    assert told[1] == ["You discard 9♣.", "(your turn clock ran out: a bot played this for you)"]
+    assert told[2][0] == "Bot 4 discards 9♣."
+    assert told[2][1].startswith("That was Bot 4's last card")
+    assert told[2][2] == "(Bot 4 is away: a bot played this for them)"
+    assert told[3] == ["Bot 2 discards 4♦.", "Bot 2 goes out!"]
+
+
+@browser_test
+def test_a_meld_state_is_told_from_the_engines_facts(page: Page) -> None:
+    melds = [
+        {"kind": "run", "size": 5, "clean": True, "biriba": False},
+        {"kind": "set", "size": 7, "clean": True, "biriba": True},
+        {"kind": "run", "size": 8, "clean": False, "biriba": True},
+        {"kind": "run", "size": 13, "clean": False, "biriba": True},
+        {"kind": "wild", "size": 7, "clean": True, "biriba": True},
+    ]
+    out = run(page, 'const { meldWords } = await import("/static/words.js"); return arg.map(meldWords);', melds)
+    assert out == [
+        "run of 5",
+        "clean biriba (set of 7)",
+        "dirty biriba (run of 8)",
+        "dirty 13-run",
+        "wild-card biriba (7)",
+    ]
+
+
+@browser_test
+def test_the_formatting_helpers(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const sheet = await import("/static/table/sheet.js");
+        const strip = await import("/static/table/strip.js");
+        const model = await import("/static/table/model.js");
+        return {
+          signed: [310, -45, 0].map(sheet.signed),
+          winners: [sheet.winnersFromTotals([310, 500, 500]), sheet.winnersFromTotals([-10, 640])],
+          title: [strip.rulesTitle("classic*"), strip.rulesTitle("kozi"), strip.rulesTitle("nonesuch")],
+          same: [
+            model.sameCards(["7H", "JK", "7H"], ["7H", "7H", "JK"]),
+            model.sameCards(["7H", "JK"], ["7H", "7H"]),
+            model.sameCards(["7H"], ["7H", "7H"]),
+          ],
+        };
+        """,
+    )
+    assert out["signed"] == ["+310", "-45", "0"]
+    assert out["winners"] == [[1, 2], [1]]
+    assert out["title"] == ["Classic (house rules)", "Kozi", "nonesuch"]
+    assert out["same"] == [True, False, False]
+
+
+# ---------------------------------------------------------------- the model
+def table_info(wilds: list[str] = WILDS) -> dict[str, Any]:
+    seats = [
+        {"seat": 0, "kind": "person", "name": "Eleni", "team": 0, "connected": True, "stand_in": False},
+        {"seat": 1, "kind": "bot", "bot": "greedy", "name": "greedy bot", "team": 1},
+        {"seat": 2, "kind": "person", "name": "Nikos", "team": 0, "connected": True, "stand_in": False},
+        {"seat": 3, "kind": "bot", "bot": "greedy", "name": "greedy bot", "team": 1},
+    ]
+    rules = {"name": "classic", "wilds": wilds, "options": {"target": 5000, "target_rule": "exceed"}, "words": []}
+    return {"id": "t", "rules": rules, "seats": seats, "status": "playing", "totals": [0, 0], "deals": 1}
+
+
+def state(
+    version: int,
+    hand: list[str],
+    events: list[dict[str, Any]] | None = None,
+    legal: list[str] | None = None,
+    seat: int = 0,
+    to_move: int = 0,
+    melds: list[list[list[str]]] | None = None,
+    board: list[dict[str, Any]] | None = None,
+    result: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    hands: list[Any] = [{"count": 11} for _ in range(4)]
+    hands[seat] = hand
+    view = {"hands": hands, "to_move": to_move, "phase": "play", "melds": melds or [[], []], "discard": ["4D"]}
+    view["reserves"] = [None, None]
+    return {
+        "type": "state",
+        "version": version,
+        "seat": seat,
+        "table": table_info(),
+        "view": view,
+        "legal": legal or [],
+        "events": events or [],
+        "result": result,
+        "board": board,
+        "sheet": [],
+        "clock": None,
+        "winners": None,
+    }
+
+
+def action(number: int, seat: int, text: str, **more: Any) -> dict[str, Any]:
+    return {"number": number, "deal": 1, "kind": "action", "seat": seat, "action": text, **more}
+
+
+MODEL = """
+const M = await import("/static/table/model.js");
+const S = M.createModel({ id: "t", token: "x", me: 0 });
+const apply = (message, now = 1000) => M.applyState(S, message, now);
+const pick = (...cards) => { for (const card of cards) M.toggleCard(S, S.hand.indexOf(card)); };
+"""
+
+
+@browser_test
+def test_the_model_keeps_each_event_once_and_the_log_to_its_limit(page: Page) -> None:
+    hand = ["3S", "4S"]
+    first = state(3, hand, [action(n, 1, "draw") for n in range(3)])
+    again = state(5, hand, [action(n, 1, "draw") for n in range(1, 5)])  # 1 and 2 seen already
+    flood = state(405, hand, [action(n, 1, "draw") for n in range(5, 405)])
+    out = run(
+        page,
+        MODEL
+        + """
+        const [first, again, flood] = arg;
+        const one = apply(first);
+        const two = apply(again);
+        const numbers = S.events.map((e) => e.number);
+        apply(flood);
+        return { one: [one.first, one.fresh.length], two: [two.first, two.fresh.length], numbers,
+                 limit: M.LOG_LIMIT, kept: S.events.length, oldest: S.events[0].number, last: S.lastNumber };
+        """,
+        [first, again, flood],
+    )
+    assert out["one"] == [True, 3]
+    assert out["two"] == [False, 2]
+    assert out["numbers"] == [0, 1, 2, 3, 4]
+    assert out["kept"] == out["limit"] == 300
+    assert out["oldest"] == 105
+    assert out["last"] == 404
+
+
+@browser_test
+def test_the_picked_cards_stay_picked_when_the_hand_sorts_again(page: Page) -> None:
+    before = state(1, ["9H", "3S", "JK", "KD"])
+    after = state(2, ["9H", "3S", "JK", "KD", "4S", "7H"])
+    out = run(
+        page,
+        MODEL
+        + """
+        const [before, after] = arg;
+        apply(before);
+        const hand1 = [...S.hand];
+        pick("9H", "JK");
+        const picked1 = M.selectedCards(S);
+        apply(after);
+        const result = { hand1, picked1, hand2: [...S.hand], picked2: M.selectedCards(S), indexes: [...S.selected] };
+        M.resort(S, "rank");
+        result.byRank = [...S.hand];
+        result.picked3 = M.selectedCards(S);
+        S.pending = 2;
+        apply({ ...after, version: 3 });
+        result.afterSent = [...S.selected];
+        return result;
+        """,
+        [before, after],
+    )
+    assert out["hand1"] == ["3S", "9H", "KD", "JK"]
+    assert out["picked1"] == ["9H", "JK"]
+    assert out["hand2"] == ["3S", "4S", "7H", "9H", "KD", "JK"]
+    assert out["picked2"] == ["9H", "JK"]
+    assert out["indexes"] == [3, 5]
+    assert out["byRank"] == ["3S", "4S", "7H", "9H", "KD", "JK"]
+    assert out["picked3"] == ["9H", "JK"]
+    assert out["afterSent"] == []  # the own action went through: nothing picked any more
+
+
+@browser_test
+def test_fresh_cards_are_the_drawn_card_then_the_taken_pile(page: Page) -> None:
+    messages = [
+        state(1, ["3S", "4S"], [{"number": 0, "deal": 1, "kind": "deal"}]),
+        state(2, ["3S", "4S", "7H"], [action(1, 0, "draw", drawn="7H")]),
+        state(3, ["3S", "4S", "7H", "9C", "TC"], [action(2, 0, "take", taken=["9C", "TC"])]),
+        state(4, ["3S", "4S", "7H", "9C"], [action(3, 0, "discard TC")]),
+        state(5, ["3S"], [action(4, 1, "draw"), action(5, 0, "meld 4S 5S 6S", reserve="meld", packet=["AH", "2D"])]),
+    ]
+    out = run(
+        page,
+        MODEL + "return arg.map((message) => { apply(message); return [...S.fresh]; });",
+        messages,
+    )
+    assert out == [[], ["7H"], ["9C", "TC"], [], ["AH", "2D"]]
+
+
+@browser_test
+def test_options_for_match_only_the_exact_picked_cards(page: Page) -> None:
+    legal = [
+        "add 1 JK",
+        "add 2 JK",
+        "discard 3S",
+        "discard JK",
+        "meld 3S 4S 5S",
+        "meld 3S 4S JK=2S",
+        "meld 3S 4S JK=5S",
+    ]
+    message = state(7, ["3S", "4S", "5S", "JK", "9D"], legal=legal)
+    out = run(
+        page,
+        MODEL
+        + """
+        apply(arg);
+        const texts = (list) => list.map((p) => p.text);
+        const result = { mine: M.myTurn(S) };
+        pick("3S", "4S", "JK");
+        result.meld = texts(M.optionsFor(S, "meld"));
+        result.discard3 = texts(M.optionsFor(S, "discard"));
+        M.clearSelection(S);
+        pick("JK");
+        result.add = texts(M.optionsFor(S, "add"));
+        result.add2 = texts(M.optionsFor(S, "add", 2));
+        result.discard = texts(M.optionsFor(S, "discard"));
+        M.clearSelection(S);
+        pick("3S", "4S");
+        result.two = texts(M.optionsFor(S, "meld"));
+        return result;
+        """,
+        message,
+    )
+    assert out["mine"] is True
+    assert out["meld"] == ["meld 3S 4S JK=2S", "meld 3S 4S JK=5S"]
+    assert out["discard3"] == []
+    assert out["add"] == ["add 1 JK", "add 2 JK"]
+    assert out["add2"] == ["add 2 JK"]
+    assert out["discard"] == ["discard JK"]
+    assert out["two"] == []
+
+
+@browser_test
+def test_the_model_names_seats_and_teams_from_the_readers_seat(page: Page) -> None:
+    melds = [[["5H", "6H", "7H"]], []]
+    events = [action(1, 2, "add 1 7H"), action(2, 1, "meld 3C 4C 5C"), action(3, 3, "discard 9D")]
+    out = run(
+        page,
+        """
+        const M = await import("/static/table/model.js");
+        const S = M.createModel({ token: "x", me: 1 });
+        const [message] = arg;
+        M.applyState(S, message, 5);
+        return {
+          order: M.teamOrder(S), teams: M.teams(S), names: [0, 1, 2, 3].map((seat) => M.who(S, seat)),
+          short: [M.teamShort(S, 0), M.teamShort(S, 1)], label: M.teamLabel(S, 1), mine: M.myTurn(S),
+          flash: [...S.lastFlash].sort(), wilds: M.wilds(S), target: M.options(S).target,
+        };
+        """,
+        [state(4, ["3S"], events, seat=1, to_move=0, melds=melds)],
+    )
+    assert out["order"] == [1, 0]
+    assert out["teams"] == [[0, 2], [1, 3]]
+    assert out["names"] == ["Eleni", "You", "Nikos", "Bot 4"]
+    assert out["short"] == ["Eleni & Nikos", "Us"]
+    assert out["label"] == "Us (you & Bot 4)"
+    assert out["mine"] is False
+    assert out["flash"] == ["0:1", "1:0", "pile"]  # added to meld 1; a new meld (team 1 has none in this view)
+    assert out["wilds"] == WILDS
+    assert out["target"] == 5000
+
+
+@browser_test
+def test_the_result_is_shown_once_and_remembers_when_it_came(page: Page) -> None:
+    result = {
+        "team_scores": [10, -5],
+        "breakdown": [{"total": 10}, {"total": -5}],
+        "ended_by": "closure",
+        "winners": [0],
+    }
+    out = run(
+        page,
+        MODEL
+        + """
+        const [playing, over] = arg;
+        apply(playing, 100);
+        const seen = [S.resultSeenAt];
+        apply(over, 200);
+        seen.push(S.resultSeenAt);
+        S.showResult = false;
+        apply({ ...over, version: 9 }, 300);
+        seen.push(S.resultSeenAt, S.showResult);
+        apply({ ...playing, version: 10 }, 400);
+        seen.push(S.resultSeenAt);
+        return seen;
+        """,
+        [state(1, ["3S"]), state(8, ["3S"], result=result)],
+    )
+    assert out == [None, 200, 200, False, None]
+
+
+@browser_test
+def test_the_end_a_displaced_wild_goes_to_is_the_slot_beyond_the_run(page: Page) -> None:
+    melds = [[["5H", "6H", "JK=7H"], ["9C", "9D", "9S"]], []]
+    run_meld = {"kind": "run", "size": 3, "clean": False, "biriba": False, "points": 30, "bonus": 0, "to_biriba": 4}
+    set_meld = {**run_meld, "kind": "set", "clean": True}
+    board = [
+        {"points": 60, "opening_minimum": 0, "melds": [run_meld, set_meld]},
+        {"points": 0, "opening_minimum": 0, "melds": []},
+    ]
+    legal = ["add 1 7H wild=high", "add 1 7H wild=low"]
+    out = run(
+        page,
+        MODEL
+        + """
+        const { endSlot, choiceWords } = await import("/static/table/input.js");
+        const { actionParts } = await import("/static/words.js");
+        apply(arg);
+        const p = (text) => actionParts(text);
+        return {
+          slots: ["add 1 7H wild=high", "add 1 7H wild=low", "add 2 9H wild=low"].map((text) => endSlot(S, p(text))),
+          words: choiceWords(S, p("add 1 7H wild=high")),
+        };
+        """,
+        state(2, ["7H"], legal=legal, melds=melds, board=board),
+    )
+    assert out["slots"] == ["8H", "4H", None]
+    assert out["words"] == "Joker moves up to 8♥"
+
+
+@browser_test
+def test_the_board_shows_the_engines_meld_states_bonuses_and_points(page: Page) -> None:
+    melds = [[["3H", "4H", "5H", "6H", "7H", "8H", "9H"], ["QC", "QD", "2S"]], [["5S", "6S", "7S", "8S", "JK=9S"]]]
+    meld = {"kind": "run", "size": 7, "clean": True, "biriba": True, "points": 45, "bonus": 200, "to_biriba": 0}
+    dirty_set = {"kind": "set", "size": 3, "clean": False, "biriba": False, "points": 30, "bonus": 0, "to_biriba": 4}
+    near = {"kind": "run", "size": 5, "clean": False, "biriba": False, "points": 40, "bonus": 0, "to_biriba": 2}
+    board = [
+        {"points": 275, "opening_minimum": 0, "melds": [meld, dirty_set]},
+        {"points": 40, "opening_minimum": 90, "melds": [near]},
+    ]
+    out = run(
+        page,
+        MODEL
+        + """
+        const { renderBoard } = await import("/static/table/board.js");
+        apply(arg);
+        const ctx = { S, id: "t", el: { board: document.createElement("section") }, render: () => {} };
+        renderBoard(ctx);
+        const panels = [...ctx.el.board.querySelectorAll("[data-testid=team]")];
+        return panels.map((panel) => ({
+          team: panel.dataset.team,
+          points: panel.querySelector("[data-testid=team-points]").textContent,
+          facts: panel.querySelector(".team-facts").textContent,
+          opening: panel.querySelector(".opening")?.textContent ?? null,
+          melds: [...panel.querySelectorAll("[data-testid=meld]")]
+            .map((m) => [m.className, m.querySelector(".meld-state").textContent]),
+        }));
+        """,
+        state(3, ["3S"], melds=melds, board=board, to_move=1),
+    )
+    mine, theirs = out
+    assert mine["team"] == "0" and mine["points"] == "275 points on the table"
+    assert "1 biriba" in mine["facts"]
+    assert mine["opening"] is None
+    assert mine["melds"] == [["meld run biriba clean", "★ clean biriba (run of 7) +200"], ["meld set", "set of 3"]]
+    assert theirs["points"] == "40 points on the table"
+    assert theirs["opening"] == "The first melding must be worth at least 90 points."
+    assert theirs["melds"] == [["meld run", "run of 5 · 2 more for a biriba"]]
+
+
+# ----------------------------------------------------------------- catalogs
+def catalogs() -> dict[str, dict[str, str]]:
+    return {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
+
+
+def javascript() -> str:
+    return "\n".join(path.read_text(encoding="utf-8") for path in sorted(STATIC.rglob("*.js")))
+
+
+#: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
+DYNAMIC: dict[str, list[str]] = {
+    "`rank.${rankOf(code)}`": [f"rank.{r}" for r in "A23456789TJQK"],
+    "`suit.${suitOf(code)}`": [f"suit.{s}" for s in "SHDC"],
+    "`suit.${v.trump}`": [f"suit.{s}" for s in "SHDC"],
+    "`ended.${result.ended_by}`": [f"ended.{e}" for e in Ending] + ["ended.null"],  # null: a deal not over
+    "`ended.${event.ended}`": [f"ended.{e}" for e in Ending],
+    "`part.${key}`": [f"part.{p}" for p in ("melds", "bonuses", "hands", "going_out", "reserve", "cut", "total")],
+    "`bot.${seat.bot}`": [f"bot.{b}" for b in BOT_KINDS],
+    "`bot.${b}`": [f"bot.{b}" for b in BOT_KINDS],
+    "`preset.${name}`": [f"preset.{p}" for p in PRESETS],
+    "`preset.${name}.help`": [f"preset.{p}.help" for p in PRESETS],
+    "`status.${status}`": [f"status.{s}" for s in ("open", "playing", "over")],
+    '`pace.${String(v).replace(".", "_")}`': ["pace.0", "pace.0_5", "pace.1", "pace.2", "pace.4"],
+    "`action.${spec.id}`": [f"action.{a}" for a in ("draw", "take", "pass", "meld", "add", "discard")],
+    "`meld.${info.kind}`": ["meld.run", "meld.set", "meld.wild"],
+    "`meld.${clean}_13`": ["meld.clean_13", "meld.dirty_13"],
+    "`meld.${clean}_biriba`": ["meld.clean_biriba", "meld.dirty_biriba"],
+    "`ev.reserve_${event.reserve}${suffix}`": [f"ev.reserve_{p}{y}" for p in Pickup for y in ("", "_you")],
+    "`ev.by_${event.by}${suffix}`": [f"ev.by_{b}{y}" for b in ("clock", "absent") for y in ("", "_you")],
+}
+#: words.js tells an action as "ev.<kind>" + suffix, the suffix "_you" when the reader played it.
+SUFFIXED = re.compile(r'"(ev\.\w+)" \+ suffix')
+LITERAL = re.compile(r"\"([A-Za-z][\w.\-]*)\"|'([A-Za-z][\w.\-]*)'")
+
+
+def used_keys(source: str) -> set[str]:
+    """Every key the JavaScript names: its string literals, the keys its templates make, "ev.x" + suffix."""
+    used = {next(g for g in m.groups() if g) for m in LITERAL.finditer(source)}
+    for template, keys in DYNAMIC.items():
+        if template in source:
+            used.update(keys)
+    for match in SUFFIXED.finditer(source):
+        used.update({match[1], match[1] + "_you"})
+    return used
+
+
+def test_every_catalog_has_every_key_of_the_english_one_and_no_other() -> None:
+    found = catalogs()
+    english = found["en"]
+    plural = [key for key in english if key.endswith("_one")]
+    assert plural, "the English catalog has its _one forms"
+    for lang, catalog in found.items():
+        assert sorted(set(english) - set(catalog)) == [], f"{lang} lacks these keys"
+        assert sorted(set(catalog) - set(english)) == [], f"{lang} has keys English has not"
+        assert all(isinstance(v, str) and v.strip() for v in catalog.values()), f"{lang} has an empty entry"
+
+
+def test_every_translation_keeps_the_placeholders_of_the_english() -> None:
+    found = catalogs()
+    wrong = []
+    for key, text in found["en"].items():
+        names = set(re.findall(r"\{(\w+)\}", text))
+        for lang in ("el", "it"):
+            if set(re.findall(r"\{(\w+)\}", found[lang].get(key, ""))) != names:
+                wrong.append((lang, key))
+    assert wrong == []
+
+
+def test_the_dynamic_keys_are_written_so_in_the_javascript_and_all_exist() -> None:
+    source = javascript()
+    english = catalogs()["en"]
+    for template, keys in DYNAMIC.items():
+        assert template in source, f"no longer in the JavaScript: {template} (update DYNAMIC)"
+        assert sorted(k for k in keys if k not in english) == [], template
+    suffixed = SUFFIXED.findall(source)
+    assert "ev.draw" in suffixed and "ev.discard" in suffixed
+    assert sorted(k for base in suffixed for k in (base, base + "_you") if k not in english) == []
+
+
+def test_every_key_the_javascript_names_is_in_the_catalog() -> None:
+    english = catalogs()["en"]
+    namespaces = {key.split(".")[0] for key in english}
+    source = javascript()
+    named = set(re.findall(r"\bt\(\s*\"([^\"]+)\"", source))  # t("key"
+    named |= {k for k in used_keys(source) if "." in k and k.split(".")[0] in namespaces and not k.endswith(".js")}
+    assert sorted(k for k in named if k not in english) == []
+
+
+def test_every_key_in_the_catalog_is_used_by_the_javascript() -> None:
+    used = used_keys(javascript())
+    unused = [
+        key
+        for key in catalogs()["en"]
+        if key not in used and not (key.endswith("_one") and key.removesuffix("_one") in used)
+    ]
+    assert unused == []
