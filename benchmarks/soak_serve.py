@@ -108,6 +108,7 @@ async def record(url: str, pid: int, until: float, minutes: list[dict[str, Any]]
                 "connections": int(numbers.get("biriba_connections", 0)),
                 "engine_cache_entries": int(numbers.get("biriba_engine_cache_total", 0)),
                 "engine_cache_clears": int(numbers.get("biriba_engine_cache_clears", 0)),
+                "gc_pause_ms": round(numbers.get("biriba_gc_pause_seconds", 0) * 1000, 1),
             }
         )
         print(json.dumps(minutes[-1]), flush=True)

@@ -111,3 +111,25 @@ def test_the_lobby_pages_through_every_table_without_loading_finished_ones(tmp_p
         over = httpx.get(url + "/api/tables", params={"status": "open"}).json()["tables"]
         assert len(over) == 7 and not app.state.hall.live  # listed from the store alone
         assert all(t["seats"][0]["connected"] is False for t in over)
+
+
+def test_the_janitor_collects_the_old_cyclic_garbage_of_closed_connections_and_times_it(tmp_path: Path) -> None:
+    """The server collects old objects almost never by itself; the janitor's full collection frees their cycles."""
+    import gc
+    import weakref
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self  # a cycle: only the collector frees it
+
+    config = ServerConfig(janitor_every=0.2, collect_every=0.5, bot_workers=1)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, app):
+        node = Node()
+        gone = weakref.ref(node)
+        for _ in range(3):
+            gc.collect(1)  # the cycle reaches the old generation, as a long connection's does
+        del node
+        assert gone() is not None
+        wait_for(lambda: gone() is None)
+        assert app.state.hall.last_pause > 0
+        assert "biriba_gc_pause_seconds" in httpx.get(url + "/metrics").text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,20 @@ def play_my_turn(page: Page, rng: random.Random) -> None:
     raise AssertionError("no card could be discarded")
 
 
+def play_until(page: Page, rng: random.Random, done: str, turns: int) -> None:
+    """Play every turn by clicking until ``done`` (a selector) shows; at most ``turns`` turns."""
+    for _ in range(turns):
+        page.wait_for_function(
+            f"() => document.querySelector({json.dumps(done)}) || "
+            "[...document.querySelectorAll('#draw, #take, #pass')].some(b => !b.disabled && b.offsetParent)",
+            timeout=60_000,
+        )
+        if page.locator(done).count():
+            return
+        play_my_turn(page, rng)
+    raise AssertionError(f"{done} never showed in {turns} turns")
+
+
 def test_a_whole_deal_with_three_bots_played_by_clicking(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport=DESKTOP, locale="en-US")
     page = context.new_page()
@@ -98,18 +113,7 @@ def test_a_whole_deal_with_three_bots_played_by_clicking(browser: Browser, serve
     page.wait_for_selector("[data-testid=hand-card]")
     shot(page, "table-desktop")
     table_id = page.url.rstrip("/").split("/t/")[1].split("?")[0]
-    rng = random.Random(5)
-    for _ in range(300):
-        page.wait_for_function(
-            "() => document.querySelector('#result:not([hidden])') || "
-            "[...document.querySelectorAll('#draw, #take, #pass')].some(b => !b.disabled && b.offsetParent)",
-            timeout=60_000,
-        )
-        if page.locator("#result:not([hidden])").count():
-            break
-        play_my_turn(page, rng)
-    else:
-        raise AssertionError("the deal did not end")
+    play_until(page, random.Random(5), "#result:not([hidden])", 300)
     shot(page, "result-desktop")
     record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
     scores = record["deals"][0]["result"]["team_scores"]
@@ -161,3 +165,248 @@ def test_two_people_in_two_browsers_each_see_only_their_own_hand(browser: Browse
     assert pages[2].locator("html").get_attribute("lang") == "el"
     for page in pages.values():
         page.context.close()
+
+
+# ------------------------------------------------------- beyond playing
+PERSON = {"kind": "person"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Every error the page reports: uncaught exceptions and the console's errors."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+def seated_page(browser: Browser, server: str, table_id: str, seat: int, name: str, viewport: dict[str, int]) -> Page:
+    """A browser of its own at the table's seat chooser, seated at `seat` under `name`."""
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    page = context.new_page()
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector(f"[data-testid=join-seat][data-seat='{seat}']")
+    page.fill("#name", name)
+    page.click(f"[data-testid=join-seat][data-seat='{seat}']")
+    page.wait_for_selector(f"[data-testid=player][data-seat='{seat}'].me", timeout=30_000)
+    return page
+
+
+def both_sizes(page: Page, name: str) -> None:
+    """Screenshots at the phone's size and the desktop's (the page lays itself out again in between)."""
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+        shot(page, f"{name}-{label}")
+
+
+def wait_my_turn(page: Page, timeout: float = 60_000) -> None:
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#draw, #take, #pass')].some(b => !b.disabled && b.offsetParent)",
+        timeout=timeout,
+    )
+
+
+def test_a_hint_picks_a_legal_move_and_the_engine_says_why_other_cards_make_none(browser: Browser, server: str) -> None:
+    table = create_table(server, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    frames = frames_of(page)
+    page.goto(f"{server}/t/{table['id']}")
+    page.fill("#name", "Eleni")
+    page.click("[data-testid=join-seat][data-seat='0']")
+    page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+    wait_my_turn(page)
+    assert page.locator("#hint").is_visible()
+    page.click("#draw" if enabled(page, "#draw") else "#take")
+    page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
+    page.wait_for_function("() => !document.querySelector('#hint').disabled")
+    page.click("#hint")
+    page.wait_for_function("() => /Hint:/.test(document.querySelector('#hint-line')?.textContent || '')")
+    hint = next(m for m in reversed(frames) if m["type"] == "hint")
+    state = next(m for m in reversed(frames) if m["type"] == "state" and m["version"] == hint["version"])
+    assert hint["action"] in state["legal"]
+    kind, *tokens = hint["action"].split()
+    if kind == "add":
+        tokens = tokens[1:]
+    cards = sorted(token.split("=")[0] for token in tokens if not token.startswith("wild="))
+    picked = page.locator("[data-testid=hand-card][aria-pressed=true]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(picked) == cards, (hint, picked)
+    assert enabled(page, f"#{kind}"), kind  # the hinted move is one click away
+    shot(page, "hint-desktop")
+    # two cards no legal move uses: the engine says why, with the rule it cites
+    page.keyboard.press("Escape")
+    hand = state["view"]["hands"][0]
+    used = {tuple(sorted(t.split("=")[0] for t in a.split()[1:] if not t.startswith("wild="))) for a in state["legal"]}
+    pair = next(
+        (a, b)
+        for i, a in enumerate(hand)
+        for b in hand[i + 1 :]
+        if a != b and "JK" not in (a, b) and a[0] != b[0] and a[1] != b[1] and tuple(sorted((a, b))) not in used
+    )
+    for card in pair:
+        page.locator(f"[data-testid=hand-card][data-card='{card}']").first.click()
+    page.wait_for_selector("#why", timeout=10_000)
+    why = page.locator("#why").inner_text()
+    assert re.match(r"Not a move: R\d+ · .+: .+", why), why
+    asked = [m for m in frames if m["type"] == "explained"]
+    assert asked and asked[-1]["action"] in (f"meld {pair[0]} {pair[1]}", f"meld {pair[1]} {pair[0]}")
+    both_sizes(page, "why")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_quick_phrase_reaches_the_other_player_and_a_mute_hides_it(browser: Browser, server: str) -> None:
+    table = create_table(server, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=2)
+    eleni = seated_page(browser, server, table["id"], 0, "Eleni", PHONE)
+    nikos = seated_page(browser, server, table["id"], 1, "Nikos", DESKTOP)
+    errors = watch_errors(eleni) + watch_errors(nikos)
+    for page in (eleni, nikos):
+        page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+    # a watcher who gives a name is listed by it
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    maria = context.new_page()
+    maria.goto(f"{server}/t/{table['id']}")
+    maria.fill("#name", "Maria")
+    maria.click("#watch")
+    maria.wait_for_selector("#chat")
+    eleni.wait_for_function("() => /1 watching/.test(document.querySelector('#watchers')?.textContent || '')")
+    assert "Maria" in nikos.locator("#watchers").inner_text()
+    assert maria.locator("[data-testid=phrase]").count() == 0  # watchers read only
+    # Eleni, on a phone, opens the chat from the toolbar and wishes good luck
+    eleni.click("#chat-button")
+    eleni.click("[data-testid=phrase][data-phrase=good_luck]")
+    line = nikos.locator("[data-testid=chat-line][data-seat='0']")
+    line.first.wait_for()
+    assert line.first.inner_text().replace("\n", " ").startswith("Eleni")
+    assert "Good luck!" in line.first.inner_text()
+    nikos.locator("[data-testid=player][data-seat='0'] [data-testid=bubble]").wait_for()
+    maria.locator("[data-testid=chat-line][data-seat='0']").first.wait_for()
+    shot(eleni, "chat-phone")
+    shot(nikos, "chat-desktop")
+    # Nikos mutes her: her lines go, now and later
+    nikos.click("[data-testid=chat-line][data-seat='0'] [data-testid=mute]")
+    assert line.count() == 0
+    assert nikos.locator("[data-testid=unmute][data-seat='0']").is_visible()
+    eleni.wait_for_timeout(2100)  # one line every two seconds
+    eleni.click("[data-testid=phrase][data-phrase=laugh]")
+    eleni.locator("[data-testid=chat-line] .emote").wait_for()
+    maria.locator("[data-testid=chat-line][data-seat='0'] .emote").wait_for()
+    nikos.wait_for_timeout(300)
+    assert line.count() == 0
+    assert nikos.locator("[data-testid=player][data-seat='0'] [data-testid=bubble]").count() == 0
+    assert nikos.evaluate(f"localStorage.getItem('biriba.mute.{table['id']}')") == "[0]"
+    nikos.reload()
+    nikos.wait_for_selector("[data-testid=unmute][data-seat='0']")  # the mute is kept
+    nikos.click("[data-testid=unmute][data-seat='0']")
+    line.first.wait_for()
+    assert not errors, errors
+    for page in (eleni, nikos, maria):
+        page.context.close()
+
+
+def test_a_seat_handed_to_the_bot_and_taken_back_then_left(browser: Browser, server: str) -> None:
+    table = create_table(server, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.2)
+    page = seated_page(browser, server, table["id"], 0, "Eleni", DESKTOP)
+    errors = watch_errors(page)
+    me = page.locator("[data-testid=player][data-seat='0']")
+    page.click("#seat-menu")
+    page.wait_for_selector("#seat-dialog[open] #hand-over")
+    both_sizes(page, "seat-menu")
+    page.click("#hand-over")
+    me.locator(".badge.handed").wait_for()
+    assert "bot plays for you" in (me.get_attribute("aria-label") or "")
+    page.wait_for_function(
+        "() => /you handed it your seat/.test(document.querySelector('#log').textContent)", timeout=30_000
+    )
+    assert page.locator("#take-back-inline").is_visible()
+    page.click("#seat-menu")
+    page.click("#take-back")
+    page.wait_for_function("() => !document.querySelector('[data-testid=player][data-seat=\"0\"] .badge.handed')")
+    page.wait_for_selector("main.my-turn", timeout=30_000)  # the turns are mine again (maybe half played)
+    assert me.locator(".badge").count() == 0
+    page.click("#seat-menu")
+    page.click("#leave-seat")
+    page.wait_for_selector("#confirm-leave")
+    shot(page, "leave-question-desktop")
+    page.click("#confirm-leave")
+    page.wait_for_selector("main.spectating")
+    page.wait_for_selector("#sit-down")  # the seat is free again, for anyone
+    assert page.evaluate(f"localStorage.getItem('biriba.seat.{table['id']}')") is None
+    assert page.locator("[data-testid=hand-card]").count() == 0
+    assert page.locator("#seat-menu").is_hidden()
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_short_match_to_its_end_then_a_rematch_in_the_same_seat(browser: Browser, server: str) -> None:
+    table = create_table(server, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+    page = seated_page(browser, server, table["id"], 0, "Eleni", DESKTOP)
+    errors = watch_errors(page)
+    play_until(page, random.Random(8), "#match-winner, #match-over", 600)
+    chart = page.locator("#score-chart")
+    chart.wait_for()
+    assert chart.get_attribute("role") == "img"
+    label = chart.get_attribute("aria-label") or ""
+    assert label.startswith("Running totals deal by deal: Us ") and "Target 1." in label
+    assert page.locator("#score-chart polyline").count() == 2
+    page.locator("#rematch-same").wait_for()
+    both_sizes(page, "rematch-offer")
+    page.locator("#sheet").scroll_into_view_if_needed()
+    page.locator("#score-chart").scroll_into_view_if_needed()
+    shot(page, "chart-desktop")
+    page.click("#rematch-same")
+    page.wait_for_url(lambda url: table["id"] not in url, timeout=20_000)
+    new_id = page.url.rstrip("/").split("/t/")[1].split("?")[0]
+    page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+    page.locator("[data-testid=player][data-seat='0'].me").wait_for()
+    held = json.loads(page.evaluate(f"localStorage.getItem('biriba.seat.{new_id}')"))
+    assert held["seat"] == 0 and held["name"] == "Eleni" and held["token"]
+    # the old match's replay has its chart too
+    page.goto(f"{server}/t/{table['id']}?replay")
+    page.locator("#replay-chart svg[role=img]").wait_for()
+    page.locator("#replay-chart").scroll_into_view_if_needed()
+    shot(page, "replay-chart-desktop")
+    page.set_viewport_size(PHONE)
+    page.locator("#replay-chart").scroll_into_view_if_needed()
+    shot(page, "replay-chart-phone")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_page_shows_the_new_table_address_and_says_what_sorting_does(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    page.select_option("#chat-setting", "text")
+    page.select_option("#bot-delay", "0")
+    page.click("#create")
+    page.wait_for_selector("#invite")
+    table_id = page.url.rstrip("/").split("/t/")[1]
+    info = httpx.get(f"{server}/api/tables/{table_id}").json()
+    assert info["settings"]["chat"] == "text"
+    page.reload()  # the address is the table's: a refresh keeps it
+    page.wait_for_selector("[data-testid=join-seat][data-seat='0']")
+    page.fill("#name", "Eleni")
+    page.click("[data-testid=join-seat][data-seat='0']")
+    page.wait_for_selector("[data-testid=hand-card]")
+    assert page.locator("#sort").inner_text() in ("Sort by rank", "Sort by suit")
+    sound = page.locator("#sound-toggle")
+    assert sound.is_visible() and sound.get_attribute("aria-pressed") == "true"
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('biriba.pref.sound')") == "off"
+    assert page.locator("#chat-text").count() == 1  # free text at this table
+    wait_my_turn(page)
+    if enabled(page, "#take"):
+        assert page.locator("#take .count").is_visible()  # how many cards the pile holds
+    page.click("#draw" if enabled(page, "#draw") else "#take")
+    page.wait_for_function("() => document.querySelector('#take').disabled")
+    assert page.locator("#take .count").is_hidden()  # no pile count on a Take that cannot be used
+    assert not errors, errors
+    context.close()

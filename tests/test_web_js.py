@@ -83,10 +83,10 @@ def test_cards_are_named_in_words_in_english_and_greek(page: Page) -> None:
         return { english, text, token, greek, greekToken };
         """,
     )
-    assert names["english"] == ["7 of spades", "queen of hearts", "10 of diamonds", "ace of clubs", "joker"]
+    assert names["english"] == ["seven of spades", "queen of hearts", "ten of diamonds", "ace of clubs", "joker"]
     assert names["text"] == ["7♠", "Q♥", "10♦", "A♣", "Joker"]
-    assert names["token"] == "joker as 6 of hearts"
-    assert names["greek"][0] == "7 μπαστούνι"
+    assert names["token"] == "joker as six of hearts"
+    assert names["greek"][0] == "εφτάρι μπαστούνι"
     assert names["greek"][3].endswith("σπαθί") and names["greek"][3] != "ace of clubs"
     assert names["greek"][4] == "τζόκερ"
     assert "καρό" in names["greekToken"] and "σπαθί" in names["greekToken"]
@@ -178,7 +178,7 @@ def test_events_are_told_in_words_from_the_readers_seat(page: Page) -> None:
         ["Nikos takes the pile (1 card): K♣."],
         ["You add 6♥ to meld 1."],
         ["Deal 2 is dealt."],
-        ["Deal 2 is over (someone went out)."],
+        ["Deal 2 is over (a player went out)."],  # who, when the closing event is not known
     ]
 
 
@@ -189,6 +189,9 @@ def test_a_turn_the_clock_played_says_so_after_the_move(page: Page) -> None:
         ({"kind": "action", "seat": 0, "action": "discard 9C", "by": "clock"}, 0),
         ({"kind": "action", "seat": 3, "action": "discard 9C", "by": "absent", "reserve": "discard"}, 0),
         ({"kind": "action", "seat": 1, "action": "discard 4D", "ended": "closure"}, None),
+        ({"kind": "action", "seat": 2, "action": "draw", "by": "handed"}, 0),
+        ({"kind": "action", "seat": 0, "action": "draw", "by": "handed"}, 0),
+        ({"kind": "action", "seat": 2, "action": "pass", "by": "left"}, None),
     ]
     told = run(page, TELL, events)
     assert told[0] == ["Nikos discards 9♣.", "(the turn clock ran out: a bot played this for Nikos)"]
@@ -197,6 +200,9 @@ def test_a_turn_the_clock_played_says_so_after_the_move(page: Page) -> None:
     assert told[2][1].startswith("That was Bot 4's last card")
     assert told[2][2] == "(Bot 4 is away: a bot played this for them)"
     assert told[3] == ["Bot 2 discards 4♦.", "Bot 2 goes out!"]
+    assert told[4] == ["Nikos draws.", "(a bot played this for Nikos, who handed it the seat)"]
+    assert told[5] == ["You draw.", "(a bot played this for you: you handed it your seat)"]
+    assert told[6] == ["Nikos passes.", "(Nikos is free: a bot played this)"]
 
 
 @browser_test
@@ -550,6 +556,275 @@ def test_the_board_shows_the_engines_meld_states_bonuses_and_points(page: Page) 
     assert theirs["melds"] == [["meld run", "run of 5 · 2 more for a biriba"]]
 
 
+# ------------------------------------------------------ the new table parts
+@browser_test
+def test_the_deal_result_says_who_went_out(page: Page) -> None:
+    result = {"team_scores": [300, -40], "breakdown": [{"total": 300}, {"total": -40}], "ended_by": "closure"}
+    events = [action(1, 2, "draw"), action(2, 2, "discard 9C", ended="closure")]
+    out = run(
+        page,
+        MODEL
+        + """
+        const { endedWords, eventWords, tplain } = await import("/static/words.js");
+        const names = (seat) => ["Eleni", "Bot 2", "Nikos", "Bot 4"][seat];
+        const told = (event, closer, me = 0) =>
+          eventWords(event, me, names, closer).map((l) => tplain(l.key, l.params));
+        const [message] = arg;
+        apply(message);
+        const event = { kind: "result", deal: 1, result: { ended_by: "closure" } };
+        return {
+          closer: M.closerOf(S, 1),
+          none: M.closerOf(S, 2),
+          words: [[2, "closure"], [0, "closure"], [2, "passes"], [null, "closure"]]
+            .map(([seat, how]) => endedWords(how, seat, 0, names)),
+          log: [told(event, 2), told(event, 0), told(event, 2, null)],
+        };
+        """,
+        [state(3, ["3S"], events)],
+    )
+    assert out["closer"] == 2 and out["none"] is None
+    assert out["words"] == ["Nikos went out", "you went out", "everyone passed", "a player went out"]
+    assert out["log"] == [
+        ["Deal 1 is over (Nikos went out)."],
+        ["Deal 1 is over (you went out)."],
+        ["Deal 1 is over (Nikos went out)."],
+    ]
+    del result
+
+
+@browser_test
+def test_the_score_chart_scales_every_total_and_the_target(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const C = await import("/static/table/chart.js");
+        const i18n = await import("/static/i18n.js");
+        const totals = C.runningTotals([[310, -45], [500, 145], [-200, 900]]);
+        const g = C.chartGeometry(totals, 1000);
+        const el = C.scoreChart(totals, { target: 1000, names: (t) => ["Us", "Nikos & Bot 4"][t], id: "c" });
+        const styled = [el, ...el.querySelectorAll("*")].filter((x) => x.hasAttribute("style")).length;
+        return {
+          totals, min: g.min, max: g.max, ticks: g.ticks.map((t) => t.value), target: g.target,
+          zero: g.y(0), top: g.y(g.max), bottom: g.y(g.min), first: g.lines[0].points,
+          deals: g.deals.map((d) => d.deal),
+          steps: [C.niceStep(1000), C.niceStep(3000), C.niceStep(0), C.niceStep(170)],
+          empty: C.chartGeometry([[], []], null).ticks.map((t) => t.value),
+          role: el.getAttribute("role"), label: el.getAttribute("aria-label"), id: el.id,
+          lines: [...el.querySelectorAll("polyline")].map((l) => l.getAttribute("class")),
+          dashed: el.querySelector(".chart-target").getAttribute("stroke-dasharray"),
+          styled,
+        };
+        """,
+    )
+    assert out["totals"] == [[310, 810, 610], [-45, 100, 1000]]
+    assert (out["min"], out["max"]) == (-500, 1000)  # room for -45 and the target, in round steps
+    assert out["ticks"] == [-500, 0, 500, 1000]
+    size = {"top": 10, "bottom": 160 - 22, "left": 40, "right": 320 - 10}
+    assert out["top"] == size["top"] and out["bottom"] == size["bottom"]
+    assert out["target"] == out["top"]  # the target is the highest value here
+    assert out["zero"] == round(10 + (1000 / 1500) * (size["bottom"] - size["top"]), 1)
+    assert out["first"][0] == [size["left"], out["zero"]]  # every line starts at 0 before deal 1
+    assert out["first"][-1][0] == size["right"]  # and ends at the right edge with the last deal
+    assert out["deals"] == [1, 2, 3]
+    assert out["steps"] == [500, 1000, 1, 50]
+    assert out["empty"] == [0, 1]
+    assert out["role"] == "img" and out["id"] == "c"
+    assert out["label"] == "Running totals deal by deal: Us 610, Nikos & Bot 4 1000. Target 1000."
+    assert out["lines"] == ["chart-line team-0", "chart-line team-1"]
+    assert out["dashed"] and out["styled"] == 0  # no inline style: the CSP forbids it
+
+
+@browser_test
+def test_chat_lines_are_kept_once_and_a_muted_seat_is_hidden(page: Page) -> None:
+    lines = [
+        {"type": "said", "seat": 0, "name": "Eleni", "phrase": "good_luck", "at": 1.5},
+        {"type": "said", "seat": 2, "name": "Nikos", "text": "<b>hi</b>", "at": 2.5},
+        {"type": "said", "seat": 0, "name": "Eleni", "phrase": "laugh", "at": 3.5},
+        {"type": "said", "seat": 0, "name": "Eleni", "phrase": "good_luck", "at": 1.5},  # told again on joining
+    ]
+    out = run(
+        page,
+        MODEL
+        + """
+        const kept = arg.map((line) => M.addChat(S, line));
+        const muted = M.toggleMute([], 2);
+        return {
+          kept, count: S.chat.length,
+          words: S.chat.map(M.chatWords),
+          all: M.visibleChat(S.chat, []).map((l) => l.seat),
+          muted, shown: M.visibleChat(S.chat, muted).map((l) => l.seat),
+          unmuted: M.toggleMute(M.toggleMute(muted, 0), 2),
+        };
+        """,
+        lines,
+    )
+    assert out["kept"] == [True, True, True, False]
+    assert out["count"] == 3
+    assert out["words"] == ["Good luck!", "<b>hi</b>", "😂"]  # free text stays text (shown with textContent)
+    assert out["all"] == [0, 2, 0]
+    assert out["muted"] == [2] and out["shown"] == [0, 0]
+    assert out["unmuted"] == [0]
+
+
+@browser_test
+def test_the_chat_panel_names_each_speaker_and_never_parses_markup(page: Page) -> None:
+    lines = [
+        {"type": "said", "seat": 2, "name": "Nikos", "text": "<img src=x onerror=alert(1)>", "at": 1.0},
+        {"type": "said", "seat": 0, "name": "Eleni", "phrase": "wow", "at": 2.0},
+    ]
+    message = state(2, ["3S"])
+    message["table"]["settings"] = {"chat": "text"}
+    out = run(
+        page,
+        MODEL
+        + """
+        const { renderChat } = await import("/static/table/chat.js");
+        const { h } = await import("/static/dom.js");
+        const [message, lines] = arg;
+        apply(message);
+        for (const line of lines) M.addChat(S, line);
+        const el = { chatPanel: h("section"), chatList: h("ol"), chatMuted: h("p"), chatNote: h("p") };
+        el.chatTools = h("div");
+        const ctx = { S, id: "t", el, render: () => {}, send: () => true, timers: {}, page: { announce() {} } };
+        renderChat(ctx);
+        const items = [...el.chatList.querySelectorAll("[data-testid=chat-line]")];
+        const first = {
+          who: items.map((li) => li.querySelector(".chat-who").textContent),
+          text: items.map((li) => li.textContent),
+          images: el.chatList.querySelectorAll("img").length,
+          mutes: [...el.chatList.querySelectorAll("[data-testid=mute]")].map((b) => b.dataset.seat),
+          emote: el.chatList.querySelector(".emote").getAttribute("aria-label"),
+          phrases: el.chatTools.querySelectorAll("[data-testid=phrase]").length,
+          box: !!el.chatTools.querySelector("#chat-text"),
+        };
+        S.muted = [2];
+        renderChat(ctx);
+        first.afterMute = [...el.chatList.querySelectorAll("[data-testid=chat-line]")].map((li) => li.dataset.seat);
+        first.unmute = [...el.chatMuted.querySelectorAll("[data-testid=unmute]")].map((b) => b.textContent.trim());
+        return first;
+        """,
+        [message, lines],
+    )
+    assert out["who"] == ["Nikos", "You"]
+    assert out["text"][0].endswith(": <img src=x onerror=alert(1)>") and out["images"] == 0
+    assert out["mutes"] == ["2"]  # a mute by the other speaker's name, none by one's own
+    assert out["emote"] == "surprised"
+    assert out["phrases"] == 16 and out["box"] is True  # 11 phrases and 5 emotes; the text box at a "text" table
+    assert out["afterMute"] == ["0"]
+    assert out["unmute"] == ["Nikos"]
+
+
+@browser_test
+def test_the_engine_is_asked_why_picked_cards_make_no_move(page: Page) -> None:
+    legal = ["discard 3S", "discard 9D", "meld 3S 4S 5S"]
+    message = state(7, ["3S", "4S", "5S", "9D", "KH"], legal=legal)
+    message["view"]["phase"] = "play"
+    drawing = {**message, "version": 8, "legal": ["draw", "take"], "view": {**message["view"], "phase": "draw"}}
+    out = run(
+        page,
+        MODEL
+        + """
+        const [message, drawing] = arg;
+        apply(message);
+        const asked = [];
+        asked.push(M.explainRequest(S));  // nothing picked
+        pick("3S");
+        asked.push(M.explainRequest(S));  // a legal discard: nothing to ask
+        M.clearSelection(S); pick("KH");
+        asked.push(M.explainRequest(S));
+        pick("9D");
+        asked.push(M.explainRequest(S));
+        const answer = (action, version, rule) =>
+          ({ type: "explained", action, version, legal: false, message: "x", rule });
+        const stale = M.applyExplained(S, answer("meld KH 9D", 6, "R8"));
+        const other = M.applyExplained(S, answer("discard KH", 7, "R16"));
+        const kept = M.applyExplained(S, { type: "explained", action: "meld KH 9D", version: 7, legal: false,
+                                           message: "R7: a set is 3 or more cards of one rank", rule: "R7" });
+        const why = M.whyNow(S) && M.whyNow(S).text;
+        M.toggleCard(S, S.hand.indexOf("9D"));
+        const after = M.whyNow(S);
+        apply(drawing);
+        asked.push(M.explainRequest(S));  // the draw phase: nothing to explain
+        return { asked, stale, other, kept, why, after,
+                 refusal: M.ruleText("R16", "R16: you took the single card 7H"), unknown: M.ruleText("house", "no"),
+                 notation: M.ruleText("notation", "not a card: 9Z") };
+        """,
+        [message, drawing],
+    )
+    assert out["asked"] == [None, None, "discard KH", "meld KH 9D", None]
+    assert (out["stale"], out["other"], out["kept"]) == (False, False, True)
+    assert out["why"] == "R7 · Sets (3+ cards of one rank): a set is 3 or more cards of one rank"
+    assert out["after"] is None  # the pick changed: that answer is no longer shown
+    assert out["refusal"] == "R16 · A single card taken from the pile: you took the single card 7H"
+    assert out["unknown"] == "house: no" and out["notation"] == "not a card: 9Z"
+
+
+@browser_test
+def test_a_hint_picks_its_cards_and_an_old_one_is_ignored(page: Page) -> None:
+    message = state(7, ["3S", "4S", "5S", "9D"], legal=["discard 9D", "meld 3S 4S 5S"])
+    out = run(
+        page,
+        MODEL
+        + """
+        apply(arg);
+        const old = M.applyHint(S, { type: "hint", action: "discard 9D", version: 6 });
+        const p = M.applyHint(S, { type: "hint", action: "meld 3S 4S 5S", version: 7 });
+        const picked = M.selectedCards(S);
+        S.hint = { pending: true, version: 7 };
+        const note = M.applyHintError(S, { type: "error", code: "rate_limited", message: "one hint every 5 seconds" });
+        const other = M.applyHintError(S, { type: "error", code: "illegal", message: "x" });
+        const { actionWords, tplain } = await import("/static/words.js");
+        const words = ["draw", "take", "meld 3S 4S JK=5S", "add 2 7H", "discard 9D"].map((a) => {
+          const w = actionWords(a); return tplain(w.key, w.params); });
+        return { old, kind: p.kind, picked, note, hint: S.hint.note, other, words };
+        """,
+        message,
+    )
+    assert out["old"] is None and out["kind"] == "meld"
+    assert sorted(out["picked"]) == ["3S", "4S", "5S"]
+    assert out["note"] is True and out["hint"].startswith("One hint every few seconds")
+    assert out["other"] is False
+    assert out["words"] == [
+        "draw from the stock",
+        "take the pile",
+        "meld 3♠ 4♠ Joker=5♠",
+        "add 7♥ to meld 2",
+        "discard 9♦",
+    ]
+
+
+@browser_test
+def test_a_rematch_answer_keeps_the_seat_and_a_watcher_gives_a_name(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const M = await import("/static/table/model.js");
+        const { joinMessage } = await import("/static/table/connection.js");
+        const seated = M.rematchPlan({ type: "rematch", table: "abc", seat: 2, token: "tok" }, "Nikos");
+        const chooser = M.rematchPlan({ type: "rematch", table: "abc" }, "Nikos");
+        const watcher = M.createModel({ id: "t" });
+        const player = M.createModel({ id: "t", token: "tok", me: 0 });
+        return {
+          seated, chooser,
+          named: joinMessage(watcher, "  Maria  "), guest: joinMessage(watcher, ""),
+          long: joinMessage(watcher, "x".repeat(31)),
+          player: joinMessage(player, "Maria"),
+          watchers: (() => {
+            const S = M.createModel({ id: "t" });
+            S.state = { table: { watchers: ["Maria", null] } };
+            return M.watcherNames(S);
+          })(),
+        };
+        """,
+    )
+    assert out["seated"] == {"id": "abc", "seat": {"token": "tok", "seat": 2, "name": "Nikos"}, "path": "/t/abc"}
+    assert out["chooser"] == {"id": "abc", "seat": None, "path": "/t/abc"}
+    assert out["named"] == {"type": "join", "token": None, "since": 0, "name": "Maria"}
+    assert "name" not in out["guest"] and "name" not in out["long"]
+    assert out["player"] == {"type": "join", "token": "tok", "since": 0}  # a seat's name is the seat's
+    assert out["watchers"] == ["Maria", "a guest"]
+
+
 # ----------------------------------------------------------------- catalogs
 def catalogs() -> dict[str, dict[str, str]]:
     return {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES}
@@ -559,12 +834,26 @@ def javascript() -> str:
     return "\n".join(path.read_text(encoding="utf-8") for path in sorted(STATIC.rglob("*.js")))
 
 
+#: The rules and options the engine names in its refusals (grep 'IllegalActionError(' and 'cite(' in src/biriba):
+#: each has a short title in every catalog, shown before the engine's reason.
+RULE_TITLES = [
+    *[f"R{n}" for n in (7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 20, 21, 22, 23, 30)],
+    *["wild_limit", "twos_wild", "opening_minimums", "take_rule", "closure_by", "single_take_closure"],
+    *["reserve_access", "biriba_size", "closure_run_and_set", "set_biribas", "sets", "stock_out", "wild_melds"],
+    *["closure_biribas", "reserve_biribas", "min_meld"],
+]
+#: The quick phrases and emotes of docs/protocol.md, and who may play a person's move (an event's "by").
+PHRASES = ["hello", "good_luck", "well_played", "nice_biriba", "thanks", "sorry", "oops", "hurry", "thinking"]
+PHRASES += ["good_game", "bye"]
+EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
+BY = ["clock", "absent", "handed", "left"]
+
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
 DYNAMIC: dict[str, list[str]] = {
     "`rank.${rankOf(code)}`": [f"rank.{r}" for r in "A23456789TJQK"],
     "`suit.${suitOf(code)}`": [f"suit.{s}" for s in "SHDC"],
     "`suit.${v.trump}`": [f"suit.{s}" for s in "SHDC"],
-    "`ended.${result.ended_by}`": [f"ended.{e}" for e in Ending] + ["ended.null"],  # null: a deal not over
+    "`ended.${endedBy}`": [f"ended.{e}" for e in Ending] + ["ended.null"],  # null: a deal not over
     "`ended.${event.ended}`": [f"ended.{e}" for e in Ending],
     "`part.${key}`": [f"part.{p}" for p in ("melds", "bonuses", "hands", "going_out", "reserve", "cut", "total")],
     "`bot.${seat.bot}`": [f"bot.{b}" for b in BOT_KINDS],
@@ -578,7 +867,13 @@ DYNAMIC: dict[str, list[str]] = {
     "`meld.${clean}_13`": ["meld.clean_13", "meld.dirty_13"],
     "`meld.${clean}_biriba`": ["meld.clean_biriba", "meld.dirty_biriba"],
     "`ev.reserve_${event.reserve}${suffix}`": [f"ev.reserve_{p}{y}" for p in Pickup for y in ("", "_you")],
-    "`ev.by_${event.by}${suffix}`": [f"ev.by_{b}{y}" for b in ("clock", "absent") for y in ("", "_you")],
+    "`ev.by_${event.by}${suffix}`": [f"ev.by_{b}{y}" for b in BY for y in ("", "_you")],
+    "`rule.${rule}`": [f"rule.{r}" for r in RULE_TITLES],
+    "`chat.${line.phrase}`": [f"chat.{p}" for p in PHRASES],
+    "`chat.${id}`": [f"chat.{p}" for p in PHRASES],
+    "`emote.${line.phrase}`": [f"emote.{e}" for e in EMOTES],
+    "`emote.${id}`": [f"emote.{e}" for e in EMOTES],
+    "`create.chat_${v}`": ["create.chat_off", "create.chat_phrases", "create.chat_text"],
 }
 #: words.js tells an action as "ev.<kind>" + suffix, the suffix "_you" when the reader played it.
 SUFFIXED = re.compile(r'"(ev\.\w+)" \+ suffix')
@@ -646,3 +941,17 @@ def test_every_key_in_the_catalog_is_used_by_the_javascript() -> None:
         if key not in used and not (key.endswith("_one") and key.removesuffix("_one") in used)
     ]
     assert unused == []
+
+
+def test_the_page_speaks_only_the_documented_protocol() -> None:
+    """Every message the page sends is one the server's schema takes, and every message either side
+    speaks of is in docs/protocol.md."""
+    from biriba.server.app import MESSAGE_TYPES
+
+    script = "\n".join(path.read_text() for path in STATIC.rglob("*.js"))
+    protocol = (STATIC.parents[3] / "docs" / "protocol.md").read_text()
+    sent = set(re.findall(r'\{ type: "([a-z_]+)"', script)) - {"button", "checkbox", "number", "submit", "text"}
+    heard = set(re.findall(r'message\.type === "([a-z_]+)"', script))
+    assert sent and sent <= set(MESSAGE_TYPES), sent - set(MESSAGE_TYPES)
+    for kind in sent | heard | set(MESSAGE_TYPES):
+        assert f'"type": "{kind}"' in protocol, f"{kind} is not in docs/protocol.md"

@@ -348,6 +348,7 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
         "engine_cache_total": ("Entries in the engine's caches, all told", caches.total()),
         "engine_cache_budget": ("The entries the engine's caches may hold before they are cleared", caches.budget()),
         "engine_cache_clears": ("Times the engine's caches were cleared", caches.clears()),
+        "gc_pause_seconds": ("How long the janitor's last full collection of garbage took", the_hall.last_pause),
     }
     if thinking is not None:
         numbers.update(

@@ -44,6 +44,8 @@ class ServerConfig:
     cache_budget: int = SERVER_CACHE_BUDGET
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
+    #: Seconds between the janitor's full collections of cyclic garbage (each a pause of every table).
+    collect_every: float = 300.0
 
     @property
     def workers(self) -> int:

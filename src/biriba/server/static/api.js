@@ -42,6 +42,7 @@ export const api = {
   sit: (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, { name }),
   replay: (id, deal, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay?deal=${deal}&step=${step}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+  record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
 };
 
 function get(key) {
@@ -86,4 +87,16 @@ export function getPref(key, fallback) {
 }
 export function setPref(key, value) {
   set(`biriba.pref.${key}`, value);
+}
+/** The seats whose chat lines this browser hides at a table. */
+export function storedMutes(tableId) {
+  try {
+    const list = JSON.parse(get(`biriba.mute.${tableId}`) || "[]");
+    return Array.isArray(list) ? list.filter((seat) => Number.isInteger(seat)) : [];
+  } catch {
+    return [];
+  }
+}
+export function storeMutes(tableId, seats) {
+  set(`biriba.mute.${tableId}`, seats && seats.length ? JSON.stringify(seats) : null);
 }

@@ -42,10 +42,15 @@ export function cardText(code) {
   return rankLabel(rankOf(code)) + SUIT_SYMBOLS[suitOf(code)];
 }
 
-/** A card's name in words, for screen readers: "7 of hearts", "joker". */
-export function cardName(code) {
+/**
+ * A card's name in words, for screen readers: "seven of hearts", "joker"; with
+ * the table's `wilds`, a wild that is not a joker says so: "two of clubs, wild".
+ * Every rank is a word from the catalog (rank.2 "two", "δυάρι", "due"), never a digit.
+ */
+export function cardName(code, wilds = null) {
   if (isJoker(code)) return t("card.joker");
-  return t("card.name", { rank: t(`rank.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) });
+  const name = t("card.name", { rank: t(`rank.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) });
+  return Array.isArray(wilds) && isWildKind(code, wilds) ? `${name}, ${t("card.wild")}` : name;
 }
 
 /** A placed card of a meld, "JK=6H" -> {card: "JK", slot: "6H"}. */

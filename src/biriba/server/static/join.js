@@ -80,17 +80,28 @@ export function showChooser(page, id, notice = null) {
           return h("li", { class: "seat-row" }, team, h("span", { class: "seat-num" }, seatLabel(seat.seat)), who, action);
         }),
       ),
-      free.length ? h("label", { class: "field name-field" }, h("span", { class: "field-label" }, t("name.label")), input) : h("p", {}, t("chooser.full")),
+      free.length ? null : h("p", {}, t("chooser.full")),
+      h(
+        "label",
+        { class: "field name-field" },
+        h("span", { class: "field-label" }, free.length ? t("name.label") : t("name.watcher_label")),
+        input,
+        free.length ? null : h("span", { class: "help" }, t("name.watcher_help")),
+      ),
       errorLine,
       h(
         "div",
         { class: "row-actions" },
-        h("a", { class: "button", id: "watch", href: `/t/${encodeURIComponent(id)}?watch`, "data-link": true }, t("chooser.watch")),
+        h(
+          "a",
+          { class: "button", id: "watch", href: `/t/${encodeURIComponent(id)}?watch`, "data-link": true, onclick: () => storeName(input.value.trim()) },
+          t("chooser.watch"),
+        ),
         info.status === "over" ? h("a", { class: "button", href: `/t/${encodeURIComponent(id)}?replay`, "data-link": true, id: "replay-link" }, t("result.replay")) : null,
         h("a", { class: "button", href: "/", "data-link": true }, t("nav.lobby")),
       ),
     );
-    if (free.length && (hadFocus || (!input.value && lastKey !== null && !keepName))) input.focus();
+    if (hadFocus || (free.length && !input.value && lastKey !== null && !keepName)) input.focus();
     timer = setTimeout(load, 5000);
   }
   load();

@@ -9,6 +9,7 @@ const BOTS = ["easy", "medium", "hard", "random"];
 const BOT_DELAYS = [0, 0.5, 1, 2, 4];
 const ABSENT = [30, 60, 120, 300, 900];
 const CLOCKS = [0, 30, 60, 120, 300];
+const CHATS = ["off", "phrases", "text"];
 
 export function presetLabel(name) {
   return has(`preset.${name}`) ? t(`preset.${name}`) : name;
@@ -243,6 +244,7 @@ function buildCreateForm(page, form, data) {
   const pace = select("bot-delay", BOT_DELAYS.map((v) => [v, t(`pace.${String(v).replace(".", "_")}`)]), 1, t("create.bot_delay"));
   const absent = select("absent-after", ABSENT.map((v) => [v, seconds(v)]), 60, t("create.absent_after"));
   const clock = select("turn-clock", CLOCKS.map((v) => [v, v ? seconds(v) : t("create.no_clock")]), 0, t("create.turn_clock"));
+  const chat = select("chat-setting", CHATS.map((v) => [v, t(`create.chat_${v}`)]), "phrases", t("create.chat"));
   const extra = h("textarea", { id: "options-extra", name: "options", rows: 3, spellcheck: "false", placeholder: "closure_biribas=2\nwild_limit=half", "aria-describedby": "options-help" });
   const optionList = h(
     "dl",
@@ -318,6 +320,7 @@ function buildCreateForm(page, form, data) {
     h("div", { class: "form-row" }, seatsSelect.field, partnershipsField),
     h("fieldset", { class: "seats-fieldset" }, h("legend", {}, t("create.who_plays")), seatList, h("p", { class: "help" }, t("create.who_help"))),
     h("div", { class: "form-row three" }, pace.field, absent.field, clock.field),
+    h("div", { class: "form-row" }, chat.field),
     h(
       "details",
       { class: "more-options" },
@@ -361,6 +364,7 @@ function buildCreateForm(page, form, data) {
       bot_delay: Number(pace.control.value),
       absent_after: Number(absent.control.value),
       turn_clock: clockValue ? clockValue : null,
+      chat: chat.control.value,
     };
     submit.disabled = true;
     try {
@@ -391,6 +395,8 @@ async function copyText(text, input) {
 /** After creating: the invite link to share, and the seats to sit down at. */
 export function showCreated(page, info) {
   const view = page.view();
+  // the address is the table's from now on, so that a refresh (or a bookmark) keeps the invite
+  history.pushState(null, "", `/t/${encodeURIComponent(info.id)}`);
   clear(view);
   view.className = "lobby";
   const link = new URL(info.invite || `/t/${encodeURIComponent(info.id)}`, location.origin).href;

@@ -6,7 +6,8 @@ import { RANKS, SUITS, cardName, miniCard, sortHand, tokenName } from "./cards.j
 import { $, clear, h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { presetLabel, seatLabel, teamLetter } from "./lobby.js";
-import { actionParts, eventWords, meldWords, tnode } from "./words.js";
+import { runningTotals, scoreChart } from "./table/chart.js";
+import { actionParts, endedWords, eventWords, meldWords, tnode } from "./words.js";
 
 function cardOf(value) {
   if (typeof value === "string") return value;
@@ -42,7 +43,8 @@ export function showReplay(page, id, params) {
   const head = h("section", { class: "replay-head panel" }, h("p", { class: "muted" }, t("loading")));
   const bar = h("div", { class: "replay-bar" });
   const body = h("section", { class: "replay-body" });
-  view.append(head, bar, body);
+  const chartBox = h("section", { class: "replay-chart panel", id: "replay-chart", hidden: true, "aria-labelledby": "replay-chart-title" });
+  view.append(head, bar, body, chartBox);
 
   async function position(deal, step) {
     const key = `${deal}/${step}`;
@@ -83,7 +85,38 @@ export function showReplay(page, id, params) {
       return;
     }
     R.deal = Math.min(R.deal, R.info.deals || 1);
+    showChart();
     await show();
+  }
+
+  /** The match's running totals deal by deal, from the record (each deal's result). */
+  async function showChart() {
+    let record;
+    try {
+      record = await api.record(id);
+    } catch {
+      return; // the replay goes on without its chart
+    }
+    if (R.stopped) return;
+    const scores = (record.deals || []).filter((deal) => deal.result).map((deal) => deal.result.team_scores);
+    if (!scores.length) return;
+    const totals = runningTotals(scores);
+    const options = (R.info.rules && R.info.rules.options) || {};
+    clear(chartBox);
+    chartBox.append(
+      h("h2", { id: "replay-chart-title" }, t("chart.title")),
+      h(
+        "figure",
+        { class: "chart-box" },
+        scoreChart(totals, { target: options.target || null, names: teamName }),
+        h(
+          "figcaption",
+          { class: "chart-legend", "aria-hidden": "true" },
+          totals.map((_, team) => h("span", { class: `legend-item team-text team-${team}` }, h("span", { class: "legend-swatch" }), `${teamName(team)} ${totals[team][totals[team].length - 1]}`)),
+        ),
+      ),
+    );
+    chartBox.hidden = false;
   }
 
   function controls() {
@@ -177,20 +210,20 @@ export function showReplay(page, id, params) {
     }
     clear(body);
     body.append(what);
-    if (pos.over && pos.result) body.append(resultBox(pos.result));
+    if (pos.over && pos.result) body.append(resultBox(pos.result, prev && typeof prev.to_move === "number" ? prev.to_move : null));
     body.append(boardOf(table, pos.over ? pos.hands : null));
     const next = $("#replay-next");
     if (document.activeElement === document.body && next) next.focus();
   }
 
-  function resultBox(result) {
+  function resultBox(result, closer) {
     const teams = result.breakdown.map((_, i) => i);
     const keys = ["melds", "bonuses", "hands", "going_out", "reserve", "cut", "total"].filter((k) => result.breakdown[0] && k in result.breakdown[0]);
     const winners = result.winners || [];
     return h(
       "section",
       { class: "result-panel" },
-      h("h2", {}, t("replay.deal_over", { how: t(`ended.${result.ended_by}`) })),
+      h("h2", {}, t("replay.deal_over", { how: endedWords(result.ended_by, closer, null, names) })),
       winners.length ? h("p", { class: "winner" }, winners.length > 1 ? t("result.tied", { teams: winners.map(teamName).join(" & ") }) : t("result.they_win", { team: teamName(winners[0]) })) : null,
       h(
         "table",

@@ -56,10 +56,43 @@ export function actionParts(text) {
 }
 
 /**
- * One event, told from the point of view of `me` (a seat, or null for a spectator).
- * names(seat) gives a seat's name.  Returns {key, params} or null.
+ * How a deal ended, in words: who went out ("Eleni went out", "You went out")
+ * when `closer` (the seat whose action closed it) is known, else the way it ended.
  */
-export function eventWords(event, me, names) {
+export function endedWords(endedBy, closer, me, names) {
+  if (endedBy === "closure" && closer !== null && closer !== undefined) {
+    return closer === me ? t("ended.closure_you") : t("ended.closure_by", { who: names(closer) });
+  }
+  return t(`ended.${endedBy}`);
+}
+
+/** What an action does, as a sentence to propose it: {key, params} ("Meld 3♥ 4♥ 5♥", "Take the pile"). */
+export function actionWords(text) {
+  const p = actionParts(text);
+  switch (p.kind) {
+    case "draw":
+      return { key: "do.draw", params: {} };
+    case "take":
+      return { key: "do.take", params: {} };
+    case "pass":
+      return { key: "do.pass", params: {} };
+    case "meld":
+      return { key: "do.meld", params: { cards: p.tokens } };
+    case "add":
+      return { key: "do.add", params: { cards: p.tokens, meld: p.meld } };
+    case "discard":
+      return { key: "do.discard", params: { card: p.tokens } };
+    default:
+      return { key: "do.other", params: { action: text } };
+  }
+}
+
+/**
+ * One event, told from the point of view of `me` (a seat, or null for a spectator).
+ * names(seat) gives a seat's name; `closer` the seat that went out, for a result.
+ * Returns [{key, params}].
+ */
+export function eventWords(event, me, names, closer = null) {
   const you = event.seat !== undefined && event.seat === me;
   const who = event.seat !== undefined ? names(event.seat) : "";
   const suffix = you ? "_you" : "";
@@ -67,7 +100,7 @@ export function eventWords(event, me, names) {
   if (event.kind === "result") {
     const result = event.result;
     if (!result) return [{ key: "ev.result_plain", params: { n: event.deal } }];
-    return [{ key: "ev.result", params: { n: event.deal, how: t(`ended.${result.ended_by}`) } }];
+    return [{ key: "ev.result", params: { n: event.deal, how: endedWords(result.ended_by, closer, me, names) } }];
   }
   if (event.kind !== "action" || !event.action) return [];
   const action = actionParts(event.action);

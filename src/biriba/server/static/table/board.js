@@ -24,6 +24,7 @@ function meldItem(ctx, team, number, tokens, info, target) {
     "data-index": number,
     "aria-label": t("meld.aria", { n: number, state: stateText, cards: tokens.map(tokenName).join(", ") }),
   };
+  attrs.role = "img"; // a picture of the meld, named in words; a meld you may add to is a button instead
   if (target) {
     attrs.role = "button";
     attrs.tabindex = 0;
@@ -37,7 +38,7 @@ function meldItem(ctx, team, number, tokens, info, target) {
     };
   }
   return h(
-    "li",
+    "div",
     attrs,
     h("span", { class: "meld-num", "aria-hidden": "true" }, String(number)),
     h("span", { class: `meld-cards${tokens.length > 8 ? " long" : ""}`, "aria-hidden": "true" }, tokens.map((token) => miniCard(token, M.wilds(S)))),
@@ -66,12 +67,12 @@ function teamPanel(ctx, team, addTargets, myTeam) {
   const opening = board.opening_minimum > 0
     ? h("p", { class: "opening" }, t("opening.needs", { n: board.opening_minimum }), team === myTeam && v.opening_value ? " " + t("opening.so_far", { n: v.opening_value }) : "")
     : null;
-  const list = h("ol", { class: "meld-list" });
+  const list = h("div", { class: "meld-list" }); // not a list: a meld may be a button, which no list item may be
   melds.forEach((tokens, i) => {
     const info = board.melds[i] || { kind: "run", size: tokens.length, clean: true, biriba: false, bonus: 0, to_biriba: 0 };
     list.append(meldItem(ctx, team, i + 1, tokens, info, team === myTeam && addTargets.has(i + 1)));
   });
-  if (!melds.length) list.append(h("li", { class: "no-melds muted" }, t("board.no_melds")));
+  if (!melds.length) list.append(h("p", { class: "no-melds muted" }, t("board.no_melds")));
   return h(
     "section",
     { class: `team-panel team-${team}${team === myTeam ? " mine" : ""}`, "data-testid": "team", "data-team": team, "aria-label": M.teamLabel(S, team) },

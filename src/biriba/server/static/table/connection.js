@@ -4,11 +4,19 @@
 // shown again), and what the close codes mean: 4401 the seat is no longer
 // this browser's, 4404 no such table.
 
-import { storeSeat } from "../api.js";
+import { storeSeat, storedName } from "../api.js";
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 
 const PING_EVERY = 25000;
+
+/** The join message: the seat's token (or null to watch), the first event not seen, and a watcher's name if it has one. */
+export function joinMessage(S, name = "") {
+  const message = { type: "join", token: S.token, since: S.lastNumber + 1 };
+  const clean = String(name || "").trim().replace(/\s+/g, " ");
+  if (!S.token && !S.nameRefused && clean.length >= 1 && clean.length <= 30) message.name = clean;
+  return message;
+}
 
 /**
  * Connect the table of ctx ({S, id, page, view, render}); `onMessage` gets
@@ -34,7 +42,7 @@ export function openConnection(ctx, onMessage) {
     C.ws = socket;
     S.joined = false;
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "join", token: S.token, since: S.lastNumber + 1 }));
+      socket.send(JSON.stringify(joinMessage(S, storedName())));
       clearInterval(C.pingTimer);
       C.pingTimer = setInterval(() => send({ type: "ping" }), PING_EVERY);
     });
@@ -48,6 +56,11 @@ export function openConnection(ctx, onMessage) {
       if (message.type === "state") {
         C.attempts = 0;
         page.banner(null);
+      }
+      if (message.type === "error" && !S.joined && !S.token && !S.nameRefused && message.code === "bad_message") {
+        S.nameRefused = true; // the watcher's name was refused: watch without it
+        socket.send(JSON.stringify(joinMessage(S)));
+        return;
       }
       onMessage(message);
     });

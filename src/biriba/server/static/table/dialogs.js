@@ -1,12 +1,13 @@
 // The table's dialogs: the whole discard pile (and taking it from there),
-// and the help with the keys.
+// the help with the keys, and the own seat's menu (the bot plays for me, leave).
 
 import { getPref, setPref } from "../api.js";
 import { cardFace, cardName, isWildKind } from "../cards.js";
 import { clear, h, put } from "../dom.js";
 import { t } from "../i18n.js";
+import { icon } from "../icons.js";
 import { sendAction } from "./connection.js";
-import { has, viewData, wilds } from "./model.js";
+import { has, seatInfo, tableInfo, viewData, wilds } from "./model.js";
 
 export function openPile(ctx) {
   const { S } = ctx;
@@ -55,7 +56,7 @@ export function openHelp(ctx) {
   clear(dialog);
   const keys = [
     ["d", t("action.draw")], ["t", t("action.take")], ["p", t("action.pass")], ["m", t("action.meld")],
-    ["a", t("help.key_add")], ["x", t("action.discard")], ["← →", t("help.key_move")], [t("help.space"), t("help.key_select")],
+    ["a", t("help.key_add")], ["x", t("action.discard")], ["h", t("hint.button")], ["← →", t("help.key_move")], [t("help.space"), t("help.key_select")],
     ["Enter", t("help.key_enter")], ["Esc", t("help.key_esc")], ["?", t("help.open")],
   ];
   dialog.append(
@@ -85,4 +86,62 @@ export function openHelp(ctx) {
     h("div", { class: "row-actions" }, h("button", { type: "button", class: "primary", onclick: () => dialog.close() }, t("dialog.close"))),
   );
   dialog.showModal();
+}
+
+/** The own seat's menu: let the bot play for me or take the seat back, and leave the seat (after a question). */
+export function openSeatMenu(ctx, confirming = false) {
+  const { S } = ctx;
+  const dialog = ctx.el.seatDialog;
+  const seat = seatInfo(S, S.me);
+  const info = tableInfo(S);
+  if (!seat || !info) return;
+  clear(dialog);
+  const close = () => dialog.close();
+  const handOver = (bot) => {
+    ctx.send({ type: "hand_over", bot });
+    close();
+  };
+  const leave = () => {
+    S.leaving = true;
+    ctx.send({ type: "leave" });
+    close();
+  };
+  const over = info.status === "over";
+  const body = confirming
+    ? [
+        h("p", { id: "seat-dialog-text" }, t("seat.leave_question")),
+        h(
+          "div",
+          { class: "row-actions" },
+          h("button", { type: "button", class: "danger", id: "confirm-leave", onclick: leave }, t("seat.leave_yes")),
+          h("button", { type: "button", id: "cancel-leave", onclick: () => openSeatMenu(ctx, false) }, t("seat.leave_no")),
+        ),
+      ]
+    : [
+        h("p", { class: "help", id: "seat-dialog-text" }, seat.handed ? t("seat.handed_now") : t("seat.menu_help")),
+        h(
+          "div",
+          { class: "menu-list" },
+          over
+            ? null
+            : seat.handed
+              ? h("button", { type: "button", class: "primary", id: "take-back", onclick: () => handOver(false) }, icon("hand"), t("seat.take_back"))
+              : h("button", { type: "button", id: "hand-over", onclick: () => handOver(true) }, icon("bot"), t("seat.hand_over")),
+          over ? null : h("button", { type: "button", class: "danger-outline", id: "leave-seat", onclick: () => openSeatMenu(ctx, true) }, icon("exit"), t("seat.leave")),
+          h("button", { type: "button", id: "close-seat-menu", onclick: close }, t("dialog.close")),
+        ),
+      ];
+  put(
+    dialog,
+    h(
+      "div",
+      { class: "dialog-head" },
+      h("h2", { id: "seat-dialog-title" }, confirming ? t("seat.leave_title") : t("seat.menu_title", { who: seat.name || "" })),
+      h("button", { type: "button", class: "small", "aria-label": t("dialog.close"), onclick: close }, "✕"),
+    ),
+    body,
+  );
+  if (!dialog.open) dialog.showModal();
+  const first = dialog.querySelector(confirming ? "#cancel-leave" : ".menu-list button");
+  if (first) first.focus();
 }

@@ -5,10 +5,15 @@
 import { cardFace, cardName, cardsInline, handGroup, isWildKind } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
-import { BUTTONS, focusCursor, onButton, toggleCard, toggleSort } from "./input.js";
+import { icon } from "../icons.js";
+import { actionWords, tnode } from "../words.js";
+import { askHint, BUTTONS, focusCursor, onButton, toggleCard, toggleSort } from "./input.js";
 import * as M from "./model.js";
 
-/** The action buttons (in el.buttonRow, kept in el.buttons by id) and the sort switch. */
+/** The server's pace for hints (docs/protocol.md): one every 5 seconds. */
+const HINT_EVERY_MS = 5000;
+
+/** The action buttons (in el.buttonRow, kept in el.buttons by id), the sort switch and the hint button. */
 export function makeButtons(ctx) {
   const { el } = ctx;
   el.buttons = {};
@@ -23,6 +28,13 @@ export function makeButtons(ctx) {
     el.buttonRow.append(button);
   }
   el.sortButton = h("button", { type: "button", id: "sort", class: "sort-button small", onclick: () => toggleSort(ctx) }, "");
+  el.hintButton = h(
+    "button",
+    { type: "button", id: "hint", class: "sort-button hint-button small", "aria-keyshortcuts": "h", onclick: () => askHint(ctx) },
+    icon("bulb"),
+    t("hint.button"),
+    h("kbd", { "aria-hidden": "true" }, "h"),
+  );
 }
 
 function renderError(ctx) {
@@ -92,21 +104,42 @@ function renderButtons(ctx, enabled) {
   el.buttonRow.hidden = !M.isSeated(S) || !v || (info && info.status === "over");
   const idle = S.pending !== null || !S.joined;
   const parts = M.parts(S);
+  const hinted = S.hint && S.hint.action ? S.hint.action.split(" ")[0] : null;
   for (const spec of BUTTONS) {
     const button = el.buttons[spec.id];
     button.disabled = idle || !enabled[spec.id];
     button.classList.toggle("unused", !M.has(S, spec.id) && !parts.some((p) => p.kind === spec.id));
+    button.classList.toggle("hinted", hinted === spec.id && !button.disabled);
   }
   const pileSize = v && v.discard ? v.discard.length : 0;
   const take = el.buttons.take;
   const takeCount = take.querySelector(".count") || h("span", { class: "count", "aria-hidden": "true" });
-  takeCount.textContent = pileSize ? String(pileSize) : "";
-  takeCount.hidden = !pileSize;
+  const showCount = pileSize > 0 && !take.disabled; // no badge on a button that cannot be used
+  takeCount.textContent = showCount ? String(pileSize) : "";
+  takeCount.hidden = !showCount;
   take.append(takeCount);
-  take.setAttribute("aria-label", pileSize ? t("action.take_n", { n: pileSize }) : t("action.take"));
+  take.setAttribute("aria-label", showCount ? t("action.take_n", { n: pileSize }) : t("action.take"));
   el.sortButton.textContent = S.sort === "suit" ? t("sort.by_rank") : t("sort.by_suit");
-  el.sortButton.setAttribute("aria-label", S.sort === "suit" ? t("sort.by_rank_aria") : t("sort.by_suit_aria"));
   el.sortButton.hidden = !M.isSeated(S) || !S.hand.length;
+  const cooling = S.hintAt && Date.now() - S.hintAt < HINT_EVERY_MS;
+  el.hintButton.hidden = !M.myTurn(S);
+  el.hintButton.disabled = idle || !!cooling || !!(S.hint && S.hint.pending);
+}
+
+/** The hint's line: "Hint: meld 3♥ 4♥ 5♥", or why none came. */
+function renderHint(ctx) {
+  const { S } = ctx;
+  const line = ctx.el.hintLine;
+  clear(line);
+  const hint = S.hint;
+  line.hidden = !hint || !M.myTurn(S);
+  if (line.hidden) return;
+  if (hint.pending) line.append(t("hint.thinking"));
+  else if (hint.note) line.append(hint.note);
+  else if (hint.action) {
+    const words = actionWords(hint.action);
+    line.append(icon("bulb"), " ", tnode("hint.text", { what: tnode(words.key, words.params) }));
+  }
 }
 
 /** What to do now, in words (text, or for a spectator with a free seat, the link to sit down). */
@@ -122,7 +155,14 @@ function renderPrompt(ctx, enabled) {
     if (free) prompt.append(h("a", { href: `/t/${encodeURIComponent(ctx.id)}`, "data-link": true, id: "sit-down" }, t("spectator.sit")));
     return;
   }
-  if (S.pending !== null) prompt.append(t("prompt.sending"));
+  const mine = M.seatInfo(S, S.me);
+  if (mine && mine.handed && !(info && info.status === "over")) {
+    prompt.append(
+      t("prompt.handed"),
+      " ",
+      h("button", { type: "button", class: "link", id: "take-back-inline", onclick: () => ctx.send({ type: "hand_over", bot: false }) }, t("seat.take_back")),
+    );
+  } else if (S.pending !== null) prompt.append(t("prompt.sending"));
   else if (!M.myTurn(S)) {
     if (info && info.status === "over") prompt.append(t("prompt.match_over"));
     else if (S.state && S.state.result) prompt.append(t("prompt.deal_over"));
@@ -137,13 +177,18 @@ function renderPrompt(ctx, enabled) {
       if (enabled.add) can.push(t("prompt.add_to", { melds: [...new Set(M.optionsFor(S, "add").map((p) => p.meld))].join(", ") }));
       if (enabled.discard) can.push(t("action.discard"));
       prompt.append(t("prompt.can", { n: chosen.length, what: can.join(" · ") }));
-    } else prompt.append(t("prompt.no_match", { n: chosen.length }));
+    } else {
+      const why = M.whyNow(S);
+      if (why && !why.legal) prompt.append(h("span", { class: "why", id: "why" }, t("prompt.why", { reason: why.text })));
+      else prompt.append(t("prompt.no_match", { n: chosen.length }));
+    }
   }
 }
 
 export function renderHandArea(ctx) {
   renderError(ctx);
   renderChoices(ctx);
+  renderHint(ctx);
   renderHand(ctx);
   ctx.el.handArea.hidden = false;
   const enabled = enabledActions(ctx.S);
@@ -215,7 +260,9 @@ function layoutHand(ctx, cards) {
   const cardW = parseFloat(getComputedStyle(ctx.view).getPropertyValue("--card-w")) || 56;
   const gap = 4;
   const groupGap = 8;
-  const minStep = Math.max(18, cardW * 0.36);
+  // the part of a card that shows is what takes a tap: on a touch screen at least 24 px wide (WCAG 2.5.8)
+  const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  const minStep = coarse ? Math.max(24, cardW * 0.44) : Math.max(18, cardW * 0.36);
   const roomy = (cards.length > 1 ? (width - cardW) / (cards.length - 1) : cardW) >= cardW * 0.6;
   const starts = (row) => (roomy ? row.filter((card) => card.classList.contains("group-start")).length : 0);
   const stepFor = (count, groups) => (count > 1 ? (width - cardW - groups * groupGap) / (count - 1) : cardW);

@@ -7,19 +7,20 @@
 // (S the model of model.js, el the screen's elements); each module draws or
 // handles its part from it.
 
-import { getPref, storedSeat } from "../api.js";
+import { getPref, storeSeat, storedMutes, storedSeat } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { presetLabel } from "../lobby.js";
-import { eventWords, tplain } from "../words.js";
+import { actionWords, eventWords, tplain } from "../words.js";
 import { renderBoard } from "./board.js";
+import { chatError, hearChat, renderChat } from "./chat.js";
 import { openConnection } from "./connection.js";
 import { openHelp } from "./dialogs.js";
 import { makeButtons, renderHand, renderHandArea } from "./hand.js";
 import { focusCursor, onKey } from "./input.js";
 import * as M from "./model.js";
-import { renderSide } from "./sheet.js";
-import { renderPiles, renderPlayers, renderTopbar, renderTurn } from "./strip.js";
+import { onRematch, renderSide } from "./sheet.js";
+import { makeTools, renderPiles, renderPlayers, renderTools, renderTopbar, renderTurn } from "./strip.js";
 
 /** The screen's elements, in their places. */
 function skeleton(view) {
@@ -29,7 +30,7 @@ function skeleton(view) {
     players: h("ul", { class: "players", id: "players", "aria-label": t("players.title") }),
     piles: h("div", { class: "piles", id: "piles" }),
     board: h("section", { class: "board", id: "board", "aria-label": t("board.title") }),
-    logList: h("ol", { class: "log", id: "log" }),
+    logList: h("ol", { class: "log", id: "log", tabindex: 0, "aria-label": t("log.title") }),  // scrolls: reachable by keys
     sheetBox: h("div", { class: "sheet-box" }),
     rulesBox: h("div", { class: "rules-box" }),
     prompt: h("p", { class: "prompt", id: "prompt" }),
@@ -39,23 +40,43 @@ function skeleton(view) {
     buttonRow: h("div", { class: "buttons", id: "buttons" }),
     pileDialog: h("dialog", { id: "pile-dialog", class: "dialog", "aria-labelledby": "pile-dialog-title" }),
     helpDialog: h("dialog", { id: "help-dialog", class: "dialog", "aria-labelledby": "help-title" }),
+    seatDialog: h("dialog", { id: "seat-dialog", class: "dialog", "aria-labelledby": "seat-dialog-title", "aria-describedby": "seat-dialog-text" }),
+    tools: h("div", { class: "table-tools", id: "table-tools", role: "toolbar", "aria-label": t("tools.label") }),
+    watchers: h("p", { class: "watchers", id: "watchers", hidden: true }),
+    hintLine: h("p", { class: "hint-line", id: "hint-line", role: "status", hidden: true }),
+    chatList: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off" }),
+    chatMuted: h("p", { class: "chat-muted", id: "chat-muted", hidden: true }),
+    chatNote: h("p", { class: "chat-note help", id: "chat-note", hidden: true }),
+    chatTools: h("div", { class: "chat-tools", id: "chat-tools" }),
   };
-  el.handArea = h("section", { class: "hand-area", id: "hand-area", "aria-label": t("hand.area") }, el.errorLine, el.choicesBox);
+  el.chatPanel = h(
+    "section",
+    { class: "side-panel chat-panel", id: "chat", "aria-labelledby": "chat-title", tabindex: -1 },
+    h("h2", { id: "chat-title" }, t("chat.title")),
+    el.chatList,
+    el.chatMuted,
+    el.chatNote,
+    el.chatTools,
+  );
+  el.handArea = h("section", { class: "hand-area", id: "hand-area", "aria-label": t("hand.area") }, el.errorLine, el.choicesBox, el.hintLine);
   const side = h(
     "aside",
     { class: "side", id: "side" },
     h("section", { class: "side-panel log-panel" }, h("h2", {}, t("log.title")), el.logList),
+    el.chatPanel,
     h("section", { class: "side-panel" }, h("h2", {}, t("sheet.title")), el.sheetBox),
     el.rulesBox,
   );
   view.append(
-    el.turnLine,
-    h("div", { class: "strip" }, el.players, el.piles),
+    h("h1", { class: "visually-hidden" }, t("table.title")), // the page's heading, for readers
+    h("div", { class: "turn-row" }, el.turnLine, el.tools),
+    h("div", { class: "strip" }, h("div", { class: "people" }, el.players, el.watchers), el.piles),
     el.lastLine,
     h("div", { class: "scroll", id: "scroll" }, el.board, side),
     el.handArea,
     el.pileDialog,
     el.helpDialog,
+    el.seatDialog,
   );
   return el;
 }
@@ -79,6 +100,11 @@ function chime() {
   }
 }
 
+function hintAnnouncement(action) {
+  const words = actionWords(action);
+  return t("hint.text", { what: tplain(words.key, words.params) });
+}
+
 function render(ctx) {
   const { S, el, view } = ctx;
   const hadFocusInHand = el.handBox.contains(document.activeElement) || S.focusHand;
@@ -89,7 +115,10 @@ function render(ctx) {
   renderPiles(ctx);
   renderBoard(ctx);
   renderSide(ctx);
+  renderChat(ctx);
+  renderTools(ctx);
   renderHandArea(ctx);
+  askWhy(ctx);
   if (hadFocusInHand && !S.choices) focusCursor(ctx);
   const mine = M.myTurn(S);
   const info = M.tableInfo(S);
@@ -99,15 +128,48 @@ function render(ctx) {
   view.classList.toggle("offline", !S.joined);
 }
 
+/** Ask the engine why the picked cards make no move (debounced; an answer for an older pick is ignored). */
+function askWhy(ctx) {
+  const { S } = ctx;
+  const request = M.explainRequest(S);
+  const version = S.state ? S.state.version : null;
+  if (!request) {
+    clearTimeout(ctx.timers.why);
+    S.asked = null;
+    return;
+  }
+  if (S.asked && S.asked.action === request && S.asked.version === version) return;
+  S.asked = { action: request, version };
+  clearTimeout(ctx.timers.why);
+  ctx.timers.why = setTimeout(() => {
+    if (M.explainRequest(S) === request && S.state && S.state.version === version) ctx.send({ type: "explain", action: request });
+  }, 250);
+}
+
+/** After `leave`: the seat is no longer this browser's; forget its token and watch. */
+function leftSeat(ctx, message) {
+  const { S } = ctx;
+  if (!S.leaving || (message.seat !== null && message.seat !== undefined)) return;
+  S.leaving = false;
+  storeSeat(ctx.id, null);
+  S.token = null;
+  S.me = null;
+  S.hand = [];
+  S.selected = [];
+  S.choices = null;
+  ctx.page.announce(t("seat.left"));
+}
+
 function onState(ctx, message) {
   const { S, page } = ctx;
+  leftSeat(ctx, message);
   const { first, fresh, wasMyTurn } = M.applyState(S, message);
   ctx.render();
   const nowMine = M.myTurn(S) && !wasMyTurn;
   if (!first && fresh.length) {
     const told = fresh
       .filter((e) => e.seat !== S.me || e.kind !== "action")
-      .flatMap((e) => eventWords(e, S.me, (seat) => M.who(S, seat)))
+      .flatMap((e) => eventWords(e, S.me, (seat) => M.who(S, seat), e.kind === "result" ? M.closerOf(S, e.deal) : null))
       .map((line) => tplain(line.key, line.params));
     if (nowMine) told.push(t("turn.yours_short"));
     if (told.length) page.announce(told.join(". "));
@@ -125,12 +187,15 @@ export function showTable(page, id, watching = false) {
     page,
     view,
     el: skeleton(view),
-    timers: { clock: null, countdown: null },
+    timers: { clock: null, countdown: null, why: null, bubbles: null, say: null },
     render: () => render(ctx),
     send: () => false,
   };
+  ctx.S.muted = storedMutes(id);
   makeButtons(ctx);
-  ctx.el.handArea.append(h("div", { class: "prompt-row" }, ctx.el.prompt, ctx.el.sortButton), ctx.el.handBox, ctx.el.buttonRow);
+  makeTools(ctx);
+  const promptTools = h("div", { class: "prompt-tools" }, ctx.el.hintButton, ctx.el.sortButton);
+  ctx.el.handArea.append(h("div", { class: "prompt-row" }, ctx.el.prompt, promptTools), ctx.el.handBox, ctx.el.buttonRow);
   page.setHelp(() => openHelp(ctx));
   const keydown = (event) => onKey(ctx, event);
   document.addEventListener("keydown", keydown);
@@ -142,11 +207,42 @@ export function showTable(page, id, watching = false) {
     }
   });
   resize.observe(ctx.el.handBox);
+  // the chat's new lines are counted on its button while the panel is out of sight (below the board on a phone)
+  const sight = new IntersectionObserver((entries) => {
+    ctx.chatInSight = entries.some((entry) => entry.isIntersecting);
+    if (ctx.chatInSight && ctx.S.unread) {
+      ctx.S.unread = 0;
+      renderTools(ctx);
+    }
+  });
+  sight.observe(ctx.el.chatPanel);
   render(ctx);
   const connection = openConnection(ctx, (message) => {
+    const { S } = ctx;
     if (message.type === "state") onState(ctx, message);
-    else if (message.type === "error") {
-      const text = M.applyError(ctx.S, message);
+    else if (message.type === "explained") {
+      if (M.applyExplained(S, message)) ctx.render();
+    } else if (message.type === "hint") {
+      const p = M.applyHint(S, message);
+      ctx.render();
+      if (p) page.announce(hintAnnouncement(message.action));
+    } else if (message.type === "said") {
+      if (hearChat(ctx, message)) ctx.render();
+    } else if (message.type === "rematch") {
+      onRematch(ctx, message);
+    } else if (message.type === "error") {
+      if (M.applyHintError(S, message) || chatError(ctx, message)) {
+        ctx.render();
+        return;
+      }
+      if (S.rematchAsked) {
+        S.rematchAsked = null;
+        S.rematchNote = message.message || message.code;
+        ctx.render();
+        return;
+      }
+      if (S.leaving && message.code === "over") S.leaving = false;
+      const text = M.applyError(S, message);
       ctx.render();
       page.announce(t("error.refused", { message: text }));
     }
@@ -157,7 +253,12 @@ export function showTable(page, id, watching = false) {
     connection.stop();
     clearInterval(ctx.timers.clock);
     clearInterval(ctx.timers.countdown);
+    clearTimeout(ctx.timers.why);
+    clearTimeout(ctx.timers.bubbles);
+    clearTimeout(ctx.timers.say);
+    clearTimeout(ctx.timers.hint);
     resize.disconnect();
+    sight.disconnect();
     document.removeEventListener("keydown", keydown);
   };
 }

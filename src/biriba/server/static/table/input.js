@@ -153,6 +153,22 @@ export function onButton(ctx, which) {
   }
 }
 
+/** Ask the server for a hint (the hard bot's choice); the button rests until the server's pace allows another. */
+export function askHint(ctx) {
+  const { S } = ctx;
+  if (!M.myTurn(S) || S.pending !== null || (S.hint && S.hint.pending)) return;
+  if (S.hintAt && Date.now() - S.hintAt < 5000) return;
+  if (!ctx.send({ type: "hint" })) {
+    S.hint = { note: t("conn.not_sent_hint"), version: S.state.version };
+  } else {
+    S.hint = { pending: true, version: S.state.version };
+    S.hintAt = Date.now();
+    clearTimeout(ctx.timers.hint);
+    ctx.timers.hint = setTimeout(() => ctx.render(), 5050);
+  }
+  ctx.render();
+}
+
 export function toggleCard(ctx, index) {
   M.toggleCard(ctx.S, index);
   ctx.render();
@@ -209,7 +225,7 @@ export function onKey(ctx, event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
-  if (el.pileDialog.open || el.helpDialog.open) return;
+  if (el.pileDialog.open || el.helpDialog.open || (el.seatDialog && el.seatDialog.open)) return;
   const key = event.key;
   // Space and Enter keep their own meaning on a focused button or link (other than a card of the hand)
   const onControl = target && target.closest && target.closest("button, a, summary, [role=button]") && !target.closest("[data-testid=hand-card]");
@@ -233,6 +249,11 @@ export function onKey(ctx, event) {
       event.preventDefault();
       next.click();
     }
+    return;
+  }
+  if (key.toLowerCase() === "h" && M.myTurn(S)) {
+    event.preventDefault();
+    askHint(ctx);
     return;
   }
   const spec = BUTTONS.find((b) => b.key === key.toLowerCase());

@@ -4,7 +4,7 @@
 // in playing order with the picked cards, and what the page shows of them.
 
 import { sortHand } from "../cards.js";
-import { t } from "../i18n.js";
+import { has as hasWords, t } from "../i18n.js";
 import { actionParts } from "../words.js";
 
 /** The most events the log keeps. */
@@ -33,6 +33,15 @@ export function createModel({ id = null, token = null, me = null, sort = "suit" 
     sort,
     focusHand: false,
     lastFlash: null,
+    why: null, // the engine's answer for the picked cards: {action, version, legal, text, rule}
+    asked: null, // the explain request sent last: {action, version}
+    hint: null, // {pending, version} while asked, then {action, version} or {note}
+    chat: [], // the chat lines heard, each once (by time and seat)
+    muted: [], // the seats whose lines this browser hides
+    bubbles: {}, // seat -> {text, until}: what each one just said, by their name
+    joinedAt: 0,
+    leaving: false,
+    rematchAsked: null, // "same" or "new" while a rematch request is on its way
   };
 }
 
@@ -112,6 +121,28 @@ export function teamShort(S, team) {
   const seats = teams(S)[team] || [];
   if (isSeated(S) && seats.includes(S.me)) return seats.length > 1 ? t("team.us") : t("team.you");
   return seats.map((s) => nameOf(S, s)).join(" & ");
+}
+
+/** The names of who watches, a nameless one as "a guest". */
+export function watcherNames(S) {
+  const info = tableInfo(S);
+  const list = info && Array.isArray(info.watchers) ? info.watchers : [];
+  return list.map((name) => name || t("watchers.guest"));
+}
+
+/** The table's chat setting: "off", "phrases" or "text". */
+export function chatMode(S) {
+  const info = tableInfo(S);
+  return (info && info.settings && info.settings.chat) || "phrases";
+}
+
+/** The seat of whoever went out in `deal` (the action event that closed it), or null. */
+export function closerOf(S, deal) {
+  for (let i = S.events.length - 1; i >= 0; i -= 1) {
+    const event = S.events[i];
+    if (event.kind === "action" && event.ended === "closure" && (deal === undefined || deal === null || event.deal === deal)) return event.seat;
+  }
+  return null;
 }
 
 export function myTurn(S) {
@@ -236,6 +267,9 @@ export function applyState(S, message, now = Date.now()) {
   const hadHand = S.hand.length > 0;
   const previousSelected = selectedCards(S);
   S.state = message;
+  if (first) S.joinedAt = now;
+  if (S.hint && S.hint.version !== message.version) S.hint = null;
+  if (S.why && S.why.version !== message.version) S.why = null;
   if (message.seat !== undefined && message.seat !== null) S.me = message.seat;
   else if (!S.token) S.me = null;
   const fresh = [];
@@ -275,14 +309,132 @@ export function applyState(S, message, now = Date.now()) {
   return { first, fresh, wasMyTurn };
 }
 
+/** A rule's short title in the reader's language ("R16" -> "A single card taken from the pile"), or "". */
+export function ruleTitle(rule) {
+  return rule && hasWords(`rule.${rule}`) ? t(`rule.${rule}`) : "";
+}
+
+/** A refusal in words: "R16 · <title>: <the engine's reason>" (the rule id and title first, in every language). */
+export function ruleText(rule, message) {
+  let reason = String(message || "");
+  if (!rule || rule === "notation") return reason;
+  if (reason.startsWith(`${rule}: `)) reason = reason.slice(rule.length + 2);
+  const title = ruleTitle(rule);
+  return `${rule}${title ? ` · ${title}` : ""}: ${reason}`;
+}
+
 /** Take an `error` message in: the refusal's words, shown until the next change. */
 export function applyError(S, message) {
   S.pending = null;
   let text = message.message || message.code || "";
   if (message.code === "stale") text = t("error.stale");
-  else if (message.rule && !text.startsWith(message.rule) && message.rule !== "notation") text = `${message.rule}: ${text}`;
+  else if (message.rule) text = ruleText(message.rule, text);
   S.error = { text, code: message.code, rule: message.rule || null };
   return text;
+}
+
+// ------------------------------------------------------ why not, hint
+/**
+ * What to ask the engine about the picked cards when no legal move uses
+ * exactly them: one card, "discard X"; two or more, "meld X Y Z"; else null
+ * (not the own turn's play phase, nothing picked, or a legal move fits).
+ */
+export function explainRequest(S) {
+  const v = viewData(S);
+  if (!myTurn(S) || !v || v.phase === "draw" || S.pending !== null) return null;
+  const cards = selectedCards(S);
+  if (!cards.length) return null;
+  if (optionsFor(S, "meld").length || optionsFor(S, "add").length || optionsFor(S, "discard").length) return null;
+  return cards.length === 1 ? `discard ${cards[0]}` : `meld ${cards.join(" ")}`;
+}
+
+/** Take an `explained` answer in, if it is about the picked cards at this version; true when kept. */
+export function applyExplained(S, message) {
+  if (!S.state || message.version !== S.state.version || message.action !== explainRequest(S)) return false;
+  S.why = {
+    action: message.action,
+    version: message.version,
+    legal: !!message.legal,
+    rule: message.rule || null,
+    text: message.legal ? "" : ruleText(message.rule, message.message),
+  };
+  return true;
+}
+
+/** The engine's reason for the picked cards, if it is the answer for them now (else null). */
+export function whyNow(S) {
+  const request = explainRequest(S);
+  return S.why && request && S.why.action === request && S.state && S.why.version === S.state.version ? S.why : null;
+}
+
+/**
+ * Take a `hint` answer in: kept if it is for the state on screen; a meld, add or
+ * discard picks its cards in the hand.  Returns the action's parts, or null.
+ */
+export function applyHint(S, message) {
+  if (!S.state || message.version !== S.state.version || !message.action) return null;
+  const p = actionParts(message.action);
+  S.hint = { action: message.action, version: message.version };
+  S.choices = null;
+  S.error = null;
+  if (["meld", "add", "discard"].includes(p.kind)) {
+    S.selected = reselect(S, p.cards);
+    if (S.selected.length) S.cursor = S.selected[0];
+  }
+  return p;
+}
+
+/** An error that answers the hint asked (too soon, not the turn): a note instead of a refusal. True when it was. */
+export function applyHintError(S, message) {
+  if (!S.hint || !S.hint.pending) return false;
+  if (!["rate_limited", "not_your_turn", "no_deal", "spectator"].includes(message.code)) return false;
+  S.hint = { note: message.code === "rate_limited" ? t("hint.wait") : message.message || message.code, version: S.state ? S.state.version : null };
+  return true;
+}
+
+// ---------------------------------------------------------------- chat
+/** A chat line's words: a phrase or emote in the reader's language, or the text as typed. */
+export function chatWords(line) {
+  if (typeof line.text === "string") return line.text;
+  if (EMOTES[line.phrase]) return EMOTES[line.phrase];
+  return hasWords(`chat.${line.phrase}`) ? t(`chat.${line.phrase}`) : String(line.phrase || "");
+}
+
+/** The quick phrases and the emotes (docs/protocol.md), the emotes as emoji. */
+export const PHRASES = ["hello", "good_luck", "well_played", "nice_biriba", "thanks", "sorry", "oops", "hurry", "thinking", "good_game", "bye"];
+export const EMOTES = { smile: "😊", laugh: "😂", wow: "😮", sad: "😢", angry: "😠" };
+
+/** Keep a `said` line once (the server sends the last ones again to whoever joins); true when new. */
+export function addChat(S, line, limit = 60) {
+  if (S.chat.some((old) => old.at === line.at && old.seat === line.seat)) return false;
+  S.chat.push(line);
+  if (S.chat.length > limit) S.chat.splice(0, S.chat.length - limit);
+  return true;
+}
+
+/** The lines to show: none of a muted seat's. */
+export function visibleChat(lines, muted) {
+  const hidden = new Set(muted || []);
+  return lines.filter((line) => !hidden.has(line.seat));
+}
+
+/** Mute or unmute a seat; returns the new list (sorted). */
+export function toggleMute(muted, seat) {
+  const set = new Set(muted || []);
+  if (set.has(seat)) set.delete(seat);
+  else set.add(seat);
+  return [...set].sort((a, b) => a - b);
+}
+
+// ------------------------------------------------------------- rematch
+/**
+ * What to do with a `rematch` answer: the seat to remember at the new table
+ * ({token, seat, name}, or null when none was given) and where to go.
+ */
+export function rematchPlan(answer, name) {
+  const id = String(answer.table);
+  const seat = typeof answer.token === "string" && typeof answer.seat === "number" ? { token: answer.token, seat: answer.seat, name: name || "" } : null;
+  return { id, seat, path: `/t/${encodeURIComponent(id)}` };
 }
 
 // ----------------------------------------------------------- selection
@@ -293,10 +445,12 @@ export function toggleCard(S, index) {
   S.cursor = index;
   S.choices = null;
   S.error = null;
+  if (S.hint && !S.hint.pending) S.hint = null; // the player picks their own way now
 }
 
 export function clearSelection(S) {
   S.selected = [];
   S.choices = null;
   S.error = null;
+  if (S.hint && !S.hint.pending) S.hint = null;
 }

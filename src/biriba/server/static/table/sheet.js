@@ -2,10 +2,11 @@
 // match's target, the rules changed from the preset, the deal's result with
 // its breakdown (and the next deal), and the match's end.
 
-import { api } from "../api.js";
+import { api, storeSeat, storedSeat } from "../api.js";
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
-import { eventWords, tnode } from "../words.js";
+import { endedWords, eventWords, tnode } from "../words.js";
+import { scoreChart } from "./chart.js";
 import * as M from "./model.js";
 
 const PARTS = ["melds", "bonuses", "hands", "going_out", "reserve", "cut", "total"];
@@ -63,10 +64,64 @@ function matchWinners(S) {
 
 function matchOverLinks(id) {
   return [
-    h("a", { class: "button primary", id: "replay-link", href: `/t/${encodeURIComponent(id)}?replay`, "data-link": true }, t("result.replay")),
+    h("a", { class: "button", id: "replay-link", href: `/t/${encodeURIComponent(id)}?replay`, "data-link": true }, t("result.replay")),
     h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `biriba-${id}.json` }, t("result.record")),
     h("a", { class: "button", href: "/", "data-link": true }, t("nav.lobby")),
   ];
+}
+
+/** Ask for the rematch ("same": keep the own seat there; "new": choose a seat there). */
+function askRematch(ctx, seats) {
+  const { S } = ctx;
+  if (S.rematchAsked) return;
+  if (!ctx.send({ type: "rematch", seats })) {
+    S.rematchNote = t("conn.not_sent_rematch");
+  } else {
+    S.rematchAsked = seats;
+    S.rematchNote = null;
+  }
+  ctx.render();
+}
+
+/** The server's answer to a rematch request: remember the seat there, and go to the new table. */
+export function onRematch(ctx, answer) {
+  const { S } = ctx;
+  const held = storedSeat(ctx.id);
+  const name = (held && held.name) || (M.seatInfo(S, S.me) || {}).name || "";
+  const plan = M.rematchPlan(answer, name);
+  S.rematchAsked = null;
+  if (plan.seat) storeSeat(plan.id, plan.seat);
+  ctx.page.navigate(plan.path);
+}
+
+/** The rematch offer at the match's end: ask for one, or join (or watch) the one someone asked for. */
+function rematchRow(ctx) {
+  const { S } = ctx;
+  const info = M.tableInfo(S);
+  const asked = info && info.rematch;
+  const busy = !!S.rematchAsked || !S.joined;
+  const row = h("div", { class: "row-actions rematch", id: "rematch" });
+  if (M.isSeated(S)) {
+    if (asked) {
+      row.append(
+        h("p", { class: "rematch-news" }, t("rematch.asked")),
+        h("button", { type: "button", class: "primary big", id: "rematch-join", disabled: busy, onclick: () => askRematch(ctx, "same") }, t("rematch.join")),
+      );
+    } else {
+      row.append(
+        h("button", { type: "button", class: "primary big", id: "rematch-same", disabled: busy, onclick: () => askRematch(ctx, "same") }, t("rematch.same")),
+        h("button", { type: "button", class: "big", id: "rematch-new", disabled: busy, onclick: () => askRematch(ctx, "new") }, t("rematch.new")),
+      );
+    }
+  } else if (asked) {
+    row.append(
+      h("p", { class: "rematch-news" }, t("rematch.asked")),
+      h("a", { class: "button primary big", id: "rematch-watch", href: `/t/${encodeURIComponent(asked)}?watch`, "data-link": true }, t("rematch.watch")),
+    );
+  } else return null;
+  if (S.rematchAsked) row.append(h("span", { class: "muted", role: "status" }, t("rematch.making")));
+  if (S.rematchNote) row.append(h("span", { class: "error-line", role: "alert" }, S.rematchNote));
+  return row;
 }
 
 function nextDealRow(ctx, row) {
@@ -104,9 +159,11 @@ export function renderResult(ctx) {
   const over = info && info.status === "over";
   const panel = h("section", { class: "result-panel", id: "result", "aria-labelledby": "result-title" });
   if (over) panel.append(h("p", { class: "winner big", id: "match-winner" }, winnerText(S, matchWinners(S), true)));
-  if (over) panel.append(h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
+  if (over) panel.append(rematchRow(ctx), h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
+  const deal = info ? info.deals : null;
+  const how = endedWords(result.ended_by, M.closerOf(S, deal), S.me, (seat) => M.nameOf(S, seat));
   panel.append(
-    h("h2", { id: "result-title" }, t("result.title", { n: info ? info.deals : "", how: t(`ended.${result.ended_by}`) })),
+    h("h2", { id: "result-title" }, t("result.title", { n: deal ?? "", how })),
     h("p", { class: "winner" }, winnerText(S, result.winners, false)),
     breakdownTable(S, result),
   );
@@ -134,6 +191,7 @@ export function renderMatchOver(ctx) {
     { class: "result-panel", id: "match-over" },
     h("h2", {}, t("turn.match_over")),
     h("p", { class: "winner big" }, winnerText(ctx.S, matchWinners(ctx.S), true)),
+    rematchRow(ctx),
     h("div", { class: "row-actions" }, matchOverLinks(ctx.id)),
   );
 }
@@ -143,8 +201,11 @@ function renderLog(ctx) {
   const logList = ctx.el.logList;
   clear(logList);
   const who = (seat) => M.who(S, seat);
+  let closer = null;
   for (const event of S.events) {
-    const lines = eventWords(event, S.me, who);
+    if (event.kind === "deal") closer = null;
+    if (event.kind === "action" && event.ended === "closure") closer = event.seat;
+    const lines = eventWords(event, S.me, (seat) => (event.kind === "result" ? M.nameOf(S, seat) : who(seat)), closer);
     if (!lines.length) continue;
     const team = event.seat !== undefined ? ` team-${M.teamOf(S, event.seat)}` : "";
     const item = h("li", { class: `log-${event.kind}${event.seat === S.me ? " mine" : ""}${team}` });
@@ -172,7 +233,16 @@ function sheetRow(row, order) {
   );
 }
 
-/** The side: the log, the score sheet and its target, the rules in words. */
+/** The chart's key: each team's colour and name (the chart itself says its totals to a screen reader). */
+function chartLegend(S, order) {
+  return h(
+    "figcaption",
+    { class: "chart-legend", "aria-hidden": "true" },
+    order.map((team) => h("span", { class: `legend-item team-text team-${team}` }, h("span", { class: "legend-swatch" }), M.teamShort(S, team))),
+  );
+}
+
+/** The side: the log, the score sheet and its target and chart, the rules in words. */
 export function renderSide(ctx) {
   const { S } = ctx;
   const { sheetBox, rulesBox } = ctx.el;
@@ -192,6 +262,11 @@ export function renderSide(ctx) {
     ),
   );
   const rules = M.options(S);
+  if (sheet.length) {
+    const totals = M.teams(S).map((_, team) => sheet.map((row) => row.totals[team]));
+    const chart = scoreChart(totals, { target: rules.target || null, names: (team) => M.teamShort(S, team), order, id: "score-chart" });
+    sheetBox.append(h("figure", { class: "chart-box" }, chart, chartLegend(S, order)));
+  }
   if (rules.target) sheetBox.append(h("p", { class: "help" }, t(rules.target_rule === "reach" ? "sheet.target_reach" : "sheet.target_exceed", { n: rules.target })));
   clear(rulesBox);
   const info = M.tableInfo(S);

@@ -3,13 +3,16 @@
 // thing that happened, the players with their badges, and the stock, the
 // pile and the deal's facts.
 
+import { getPref, setPref } from "../api.js";
 import { cardBack, cardName, miniCard, SUIT_SYMBOLS } from "../cards.js";
 import { clear, h, svg } from "../dom.js";
+import { icon } from "../icons.js";
 import { t } from "../i18n.js";
 import { presetLabel, teamLetter } from "../lobby.js";
 import { eventWords, tnode } from "../words.js";
+import { bubbleFor } from "./chat.js";
 import { sendAction } from "./connection.js";
-import { openPile } from "./dialogs.js";
+import { openPile, openSeatMenu } from "./dialogs.js";
 import * as M from "./model.js";
 
 function clockIcon() {
@@ -134,16 +137,17 @@ export function renderTurn(ctx) {
   // the latest thing that happened, for the phone where the log is below
   const last = [...S.events].reverse().find((e) => e.kind === "action" || e.kind === "result");
   if (last) {
-    for (const line of eventWords(last, S.me, (seat) => M.who(S, seat))) lastLine.append(tnode(line.key, line.params), " ");
+    const closer = last.kind === "result" ? M.closerOf(S, last.deal) : null;
+    for (const line of eventWords(last, S.me, (seat) => M.who(S, seat), closer)) lastLine.append(tnode(line.key, line.params), " ");
   }
 }
 
-// each badge has its words and a short form for narrow screens
-function badge(cls, long, short) {
+// each badge has its words (with an icon, if given) and a short form for narrow screens
+function badge(cls, long, short, mark = null) {
   return h(
     "span",
     { class: `badge ${cls}${short ? "" : " no-short"}`, title: long },
-    h("span", { class: "badge-long" }, long),
+    h("span", { class: "badge-long" }, mark, long),
     h("span", { class: "badge-short", "aria-hidden": "true" }, short),
   );
 }
@@ -157,6 +161,8 @@ function playerItem(S, info, seat) {
   const turn = v && !S.state.result && v.to_move === seat && info.status !== "over";
   const badges = [];
   if (s.kind === "bot") badges.push(badge("bot", t("bot.badge"), ""));
+  else if (s.handed) badges.push(badge("handed", t(seat === S.me ? "player.handed_you" : "player.handed"), icon("bot"), icon("bot")));
+  else if (s.stand_in && !s.name) badges.push(badge("handed", t("player.left"), icon("bot"), icon("bot")));
   else if (s.stand_in) badges.push(badge("standin", "⚠ " + t("player.stand_in"), "⚠"));
   else if (!s.connected) badges.push(badge("offline", "⚠ " + t("player.offline"), "⚠"));
   if (v && v.dealer === seat) badges.push(badge("dealer", t("player.dealer_short"), t("player.dealer_letter")));
@@ -164,7 +170,7 @@ function playerItem(S, info, seat) {
   if (reserve && reserve.seat === seat) {
     badges.push(reserve.active ? badge("reserve", t("player.has_reserve"), t("player.reserve_letter")) : badge("reserve", t("player.reserve_next"), t("player.reserve_letter") + "…"));
   }
-  const label = [M.who(S, seat), cards !== null ? t("player.cards", { n: cards }) : "", ...badges.map((b) => b.title.replace("⚠ ", "")), turn ? t("player.to_play") : ""]
+  const label = [M.who(S, seat), cards !== null ? t("player.cards", { n: cards }) : "", ...badges.map((b) => b.title.replace(/^⚠ /u, "")), turn ? t("player.to_play") : ""]
     .filter(Boolean)
     .join(", ");
   return h(
@@ -174,19 +180,86 @@ function playerItem(S, info, seat) {
     h("span", { class: "player-name" }, turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null, M.who(S, seat)),
     cards !== null ? h("span", { class: "player-cards", title: t("player.cards", { n: cards }) }, cardBack("tiny-back"), String(cards)) : null,
     badges,
+    bubbleFor(S, seat),
   );
 }
 
-/** The players, from the own seat round the table. */
+/** The players, from the own seat round the table, and who watches. */
 export function renderPlayers(ctx) {
   const { S } = ctx;
   const players = ctx.el.players;
   clear(players);
   const info = M.tableInfo(S);
-  if (!info) return;
+  const watchers = ctx.el.watchers;
+  clear(watchers);
+  if (!info) {
+    watchers.hidden = true;
+    return;
+  }
   const count = info.seats.length;
   const start = M.isSeated(S) ? S.me : 0;
   for (let k = 0; k < count; k += 1) players.append(playerItem(S, info, (start + k) % count));
+  const names = M.watcherNames(S);
+  watchers.hidden = !names.length;
+  if (names.length) {
+    watchers.append(
+      icon("eye"),
+      " ",
+      h("span", { class: "watchers-count" }, t("watchers.count", { n: names.length })),
+      h("span", { class: "watchers-names" }, `: ${names.join(", ")}`),
+    );
+  }
+}
+
+/** Scroll the panel into sight in its own scrolling box only (scrollIntoView would move the whole fixed screen). */
+function scrollToPanel(panel) {
+  for (let box = panel.parentElement; box && box !== document.body; box = box.parentElement) {
+    const overflow = getComputedStyle(box).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && box.scrollHeight > box.clientHeight) {
+      box.scrollTop += panel.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+      return;
+    }
+  }
+}
+
+/** The table's tools next to the turn line: the sound switch, the chat (a jump to it on a phone), the own seat's menu. */
+export function makeTools(ctx) {
+  const { el } = ctx;
+  const tool = (id, name, label, onclick, more = {}) =>
+    h("button", { type: "button", id, class: "tool small", onclick, ...more }, h("span", { class: "tool-icon" }, icon(name)), h("span", { class: "tool-label" }, label));
+  el.soundButton = tool("sound-toggle", "bell", t("tools.sound"), () => {
+    setPref("sound", getPref("sound", "on") === "on" ? "off" : "on");
+    renderTools(ctx);
+  });
+  el.chatButton = tool("chat-button", "chat", t("tools.chat"), () => {
+    ctx.S.unread = 0;
+    scrollToPanel(el.chatPanel);
+    const target = el.chatPanel.querySelector("[data-testid=phrase], #chat-text") || el.chatPanel;
+    target.focus({ preventScroll: true });
+    renderTools(ctx);
+  });
+  el.unread = h("span", { class: "unread", "aria-hidden": "true" });
+  el.chatButton.append(el.unread);
+  el.seatButton = tool("seat-menu", "person", t("tools.seat"), () => openSeatMenu(ctx), { "aria-haspopup": "dialog" });
+  el.tools.append(el.soundButton, el.chatButton, el.seatButton);
+}
+
+export function renderTools(ctx) {
+  const { S, el } = ctx;
+  const on = getPref("sound", "on") === "on";
+  el.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
+  el.soundButton.title = on ? t("tools.sound_on") : t("tools.sound_off");
+  const shown = el.soundButton.querySelector(".tool-icon");
+  clear(shown);
+  shown.append(icon(on ? "bell" : "bellOff"));
+  el.chatButton.hidden = !S.state || M.chatMode(S) === "off";
+  el.unread.textContent = S.unread ? String(S.unread) : "";
+  el.unread.hidden = !S.unread;
+  el.chatButton.setAttribute("aria-label", S.unread ? t("tools.chat_unread", { n: S.unread }) : t("tools.chat"));
+  const seat = M.isSeated(S) ? M.seatInfo(S, S.me) : null;
+  const info = M.tableInfo(S);
+  el.seatButton.hidden = !seat || !info || info.status === "over";
+  el.seatButton.classList.toggle("handed", !!(seat && seat.handed));
 }
 
 function pileButton(attrs, picture, title, count) {

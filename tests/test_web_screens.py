@@ -1,0 +1,550 @@
+"""The web game on every screen: phones (portrait and landscape), a tablet, a laptop and a desktop.
+
+For each size a table with one person and three bots is played by clicking
+(by tapping on the touch screens) from the first turn to the deal's result,
+and at the start, in the middle and at the end the page is measured: no
+sideways scroll; every control inside the viewport's width and within its
+height or reachable by scrolling, not covered by something else; on a touch
+screen every control at least 44x44 px (a hand card: its visible slot 44 px
+tall and the whole card reachable); the melds and the result never squeezed
+to nothing.  Screenshots go to ``artifacts/screenshots/screen-{w}x{h}-{moment}.png``.
+
+Then: axe-core (bundled by the ``axe-playwright-python`` package, npm's
+``axe-core``) on the lobby, the table mid-deal, the open help dialog and the
+replay, with no serious or critical violation; a whole deal played by the
+keyboard alone; and with reduced motion asked for, nothing animates.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from browserkit import chromium
+from serverkit import create_table, running_server
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+SIZES = [(360, 740), (740, 360), (844, 390), (768, 1024), (1440, 900), (1920, 1080)]
+TOUCH = {(360, 740), (740, 360), (844, 390), (768, 1024)}  # phones and the tablet are touch screens
+MOST_TURNS = 300  # more than any deal takes: a loop that never ends fails instead
+PERSON = {"kind": "person"}
+BOT = {"kind": "bot", "bot": "greedy"}
+
+pytestmark = pytest.mark.needs("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("screens")
+    with running_server(f"sqlite:///{folder}/web.sqlite3") as url:
+        yield url
+
+
+def new_context(browser: Browser, size: tuple[int, int], **extra: Any) -> BrowserContext:
+    width, height = size
+    touch = {"has_touch": True, "is_mobile": True} if size in TOUCH else {}
+    return browser.new_context(viewport={"width": width, "height": height}, locale="en-US", **touch, **extra)
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    return errors
+
+
+# ----------------------------------------------------------------- measuring
+
+MEASURE = """
+(touch) => {
+  const problems = [];
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const root = document.documentElement;
+  if (root.scrollWidth > innerWidth) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${innerWidth}`);
+  const name = (el) => {
+    const id = el.id ? '#' + el.id : '';
+    const test = el.dataset.testid ? `[${el.dataset.testid}${el.dataset.card ? '=' + el.dataset.card : ''}]` : '';
+    const text = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${id}${test} "${text}"`;
+  };
+  const dialog = document.querySelector('dialog[open]');
+  const scope = dialog || document;
+  const shown = (el) => {
+    if (!dialog && el.closest('dialog')) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return false;
+    if (el.closest('details:not([open])') && !el.matches('details > summary')) return false;
+    const seen = { visibilityProperty: true, contentVisibilityAuto: true };
+    if (el.checkVisibility && !el.checkVisibility(seen)) return false;
+    return !el.closest('.visually-hidden');
+  };
+  const selector = 'button, a[href], [role=button], select, input:not([type=hidden]), textarea, summary';
+  const controls = [...scope.querySelectorAll(selector)].filter(shown);
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll('*')].filter(
+    (el) => el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
+  const saved = scrollers.map((el) => [el, el.scrollTop, el.scrollLeft]);
+  const restore = () => saved.forEach(([el, top, left]) => { el.scrollTop = top; el.scrollLeft = left; });
+  const clipped = (el) => {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      const hidden = (o) => o === 'hidden' || o === 'clip';
+      if ((hidden(style.overflowY) && up.scrollTop) || (hidden(style.overflowX) && up.scrollLeft)) return up;
+    }
+    return null;
+  };
+  for (const el of controls) {
+    // a check box or radio button is tapped through its label
+    const label = el.matches('[type=checkbox], [type=radio]') && el.closest('label');
+    (label || el).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const r = (label || el).getBoundingClientRect();
+    const card = el.matches('[data-testid=hand-card]');
+    const span = (a, b, of) => `${Math.round(a)}..${Math.round(b)} of ${of}`;
+    if (r.left < -1 || r.right > vw + 1)
+      problems.push(`${name(el)} is outside the width: ${span(r.left, r.right, vw)}`);
+    else if (r.top < -1 || r.bottom > vh + 1)
+      problems.push(`${name(el)} cannot be scrolled into view: ${span(r.top, r.bottom, vh)}`);
+    else if (clipped(el)) problems.push(`${name(el)} is cut off by ${name(clipped(el))}`);
+    else {
+      const x = Math.min(vw - 1, Math.max(0, r.left + Math.min(r.width / 2, 10)));
+      const y = Math.min(vh - 1, Math.max(0, r.top + r.height / 2));
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(el === hit || el.contains(hit) || (hit.closest('label') && hit.closest('label').contains(el))))
+        problems.push(`${name(el)} is covered by ${hit ? name(hit) : 'nothing'} at ${Math.round(x)},${Math.round(y)}`);
+      if (card) {
+        const face = el.querySelector('svg').getBoundingClientRect();
+        if (face.top < -1 || face.bottom > vh + 1 || face.left < -1 || face.right > vw + 1)
+          problems.push(`${name(el)}: the card is not all in view`);
+      }
+    }
+    if (touch) {
+      if (card ? r.height < 44 || r.width < 24 : r.height < 43.5 || r.width < 43.5)
+        problems.push(`${name(el)} is too small to tap: ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+    restore();
+  }
+  return problems;
+}
+"""
+
+REGION = """
+(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const saved = [document.scrollingElement, ...document.querySelectorAll('*')]
+    .map((e) => [e, e.scrollTop, e.scrollLeft]);
+  el.scrollIntoView({ block: 'start' });
+  const r = el.getBoundingClientRect();
+  const vh = document.documentElement.clientHeight;
+  const shown = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+  saved.forEach(([e, top, left]) => { e.scrollTop = top; e.scrollLeft = left; });
+  return { height: r.height, shown };
+}
+"""
+
+
+def check_screen(page: Page, touch: bool, moment: str, found: list[str]) -> None:
+    """Measure the page; what is wrong goes to ``found`` (the test asserts at its end, so every moment is seen)."""
+    found.extend(f"{moment}: {problem}" for problem in page.evaluate(MEASURE, touch))
+
+
+def visible_height(page: Page, selector: str) -> float:
+    """How much of the element shows once scrolled into view (0 when it is squeezed to nothing)."""
+    region = page.evaluate(REGION, selector)
+    assert region is not None, selector
+    assert region["height"] > 0, (selector, region)
+    return float(region["shown"])
+
+
+# ------------------------------------------------------------------- playing
+
+
+def press(page: Page, selector: str, touch: bool) -> None:
+    target = page.locator(selector).first
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
+def enabled(page: Page, selector: str) -> bool:
+    button = page.locator(selector)
+    return button.count() > 0 and button.is_visible() and button.is_enabled()
+
+
+BUTTONS_NOW = """() => [...document.querySelectorAll('#buttons button')]
+  .map((b) => `${b.id}${b.disabled ? ' off' : ''}${b.offsetParent ? '' : ' unseen'}`).join(', ')
+  + ' | ' + document.querySelector('#prompt').textContent"""
+
+
+def wait_my_turn_or_result(page: Page) -> bool:
+    """Wait until it is my turn (False) or the deal's result shows (True)."""
+    page.wait_for_function(
+        "() => document.querySelector('#result:not([hidden])') || "
+        "[...document.querySelectorAll('#draw, #take, #pass')].some(b => !b.disabled && b.offsetParent)",
+        timeout=60_000,
+    )
+    return page.locator("#result").count() > 0
+
+
+def draw(page: Page, touch: bool) -> bool:
+    """Draw (or pass, or take): True when a card is to be discarded next."""
+    held = page.locator("[data-testid=hand-card]").count()
+    # with the stock gone, pass rather than take the pile: a deal of taking back and forth could go on and on
+    action = next((a for a in ("#draw", "#pass", "#take") if enabled(page, a)), None)
+    if action is None:  # the turn moved on between the wait and now
+        page.wait_for_timeout(100)
+        return False
+    press(page, action, touch)
+    if action == "#pass":
+        return False
+    page.wait_for_function(f"() => document.querySelectorAll('[data-testid=hand-card]').length > {held}")
+    return True
+
+
+def pick_discard(page: Page, touch: bool, rng: random.Random) -> None:
+    """Select a card the page lets go (the discard button lights up)."""
+    cards = page.locator("[data-testid=hand-card]")
+    order = list(range(cards.count()))
+    rng.shuffle(order)
+    for index in order:
+        card = cards.nth(index)
+        (card.tap if touch else card.click)()
+        if enabled(page, "#discard"):
+            return
+        (card.tap if touch else card.click)()
+    raise AssertionError("no card could be discarded")
+
+
+def discard(page: Page, touch: bool) -> None:
+    press(page, "#discard", touch)
+    confirm = page.locator("[data-testid=choice]")
+    if confirm.count():  # the last-card question: yes
+        press(page, "[data-testid=choice]", touch)
+
+
+def join_table(browser: Browser, server: str, size: tuple[int, int], **extra: Any) -> tuple[Page, list[str]]:
+    table = create_table(server, [PERSON, BOT, BOT, BOT], bot_delay=0)
+    context = new_context(browser, size, **extra)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server}/t/{table['id']}")
+    page.wait_for_selector("[data-testid=join-seat][data-seat='0']")
+    page.fill("#name", "Eleni")
+    press(page, "[data-testid=join-seat][data-seat='0']", size in TOUCH)
+    page.wait_for_selector("[data-testid=hand-card]")
+    return page, errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_deal_on_every_screen(browser: Browser, server: str, size: tuple[int, int]) -> None:
+    width, height = size
+    touch = size in TOUCH
+    page, errors = join_table(browser, server, size)
+    name = f"screen-{width}x{height}"
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches") == touch
+    rng = random.Random(width)
+    turns = 0
+    found: list[str] = []
+    for _ in range(MOST_TURNS):
+        if wait_my_turn_or_result(page):
+            break
+        if turns == 0:
+            shot(page, f"{name}-start")
+            check_screen(page, touch, "start", found)
+        if not draw(page, touch):
+            continue
+        pick_discard(page, touch, rng)  # a card drawn and one picked: the buttons lit, melds to add to
+        turns += 1
+        if turns == 3:
+            shot(page, f"{name}-mid")
+            check_screen(page, touch, "mid", found)
+            if visible_height(page, "#board") < min(120, height * 0.3):
+                found.append("mid: the board is squeezed")
+        discard(page, touch)
+    else:
+        shot(page, f"{name}-stuck")
+        raise AssertionError(f"the deal did not end after {turns} turns: {page.evaluate(BUTTONS_NOW)}")
+    assert turns >= 3, "the deal ended before its middle could be seen"
+    page.wait_for_timeout(300)
+    shot(page, f"{name}-end")
+    check_screen(page, touch, "end", found)
+    for selector, least in (("#result", min(200, height * 0.5)), ("#sheet", 1), ("#log", 1), ("#board", 1)):
+        if visible_height(page, selector) < least:
+            found.append(f"end: {selector} shows too little")
+    assert not found, "\n".join(found)
+    assert not errors, errors
+    page.context.close()
+
+
+# ------------------------------------------------- the lobby, help, replay
+
+
+@pytest.fixture(scope="module")
+def finished(server: str) -> str:
+    """A match of four bots that is over (its replay can be opened)."""
+    table = create_table(server, [BOT] * 4, bot_delay=0, options={"target": 50})
+    for _ in range(600):
+        if httpx.get(f"{server}/api/tables/{table['id']}", timeout=10).json()["status"] == "over":
+            return str(table["id"])
+        time.sleep(0.1)
+    raise AssertionError("the bots did not finish their match")
+
+
+def open_help(page: Page, touch: bool) -> None:
+    press(page, "#help-button", touch)
+    page.wait_for_selector("#help-dialog[open]")
+
+
+def open_replay(page: Page, server: str, table_id: str) -> None:
+    page.goto(f"{server}/t/{table_id}?replay&deal=1&step=8")
+    page.wait_for_selector("#replay-action")
+    page.wait_for_selector("#replay-next")
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1440, 900)], ids=["360x740", "1440x900"])
+def test_the_lobby_the_help_and_the_replay(browser: Browser, server: str, finished: str, size: tuple[int, int]) -> None:
+    touch = size in TOUCH
+    name = f"screen-{size[0]}x{size[1]}"
+    found: list[str] = []
+    context = new_context(browser, size)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    shot(page, f"{name}-lobby")
+    check_screen(page, touch, "lobby", found)
+    open_replay(page, server, finished)
+    shot(page, f"{name}-replay")
+    check_screen(page, touch, "replay", found)
+    page.close()
+    page, more = join_table(browser, server, size)
+    open_help(page, touch)
+    shot(page, f"{name}-help")
+    check_screen(page, touch, "help", found)
+    assert not found, "\n".join(found)
+    assert not errors + more, errors + more
+    context.close()
+    page.context.close()
+
+
+# ----------------------------------------------------------------- axe-core
+
+SERIOUS = {"serious", "critical"}
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (the script comes from the ``axe-playwright-python`` wheel)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    return list(Axe().run(page).response["violations"])
+
+
+def serious(violations: list[dict[str, Any]], where: str) -> list[str]:
+    return [
+        f"{where}: {v['id']} ({v['impact']}) {v['help']}: " + "; ".join(n["target"][0] for n in v["nodes"][:6])
+        for v in violations
+        if v["impact"] in SERIOUS
+    ]
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1440, 900)], ids=["360x740", "1440x900"])
+def test_axe_finds_nothing_serious(browser: Browser, server: str, finished: str, size: tuple[int, int]) -> None:
+    touch = size in TOUCH
+    found: list[str] = []
+    context = new_context(browser, size)
+    page = context.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    page.wait_for_timeout(300)
+    found += serious(axe_violations(page), "lobby")
+    open_replay(page, server, finished)
+    found += serious(axe_violations(page), "replay")
+    page.close()
+    page, _ = join_table(browser, server, size)
+    rng = random.Random(3)
+    for _ in range(3):  # into the deal: melds on the table, a card drawn and one picked
+        assert not wait_my_turn_or_result(page)
+        if draw(page, touch):
+            pick_discard(page, touch, rng)
+            discard(page, touch)
+    assert not wait_my_turn_or_result(page)
+    if draw(page, touch):
+        pick_discard(page, touch, rng)
+    found += serious(axe_violations(page), "table")
+    open_help(page, touch)
+    found += serious(axe_violations(page), "help")
+    assert not found, "\n".join(found)
+    context.close()
+    page.context.close()
+
+
+# ------------------------------------------------------------- card names
+
+
+def test_every_card_is_named_in_words_in_three_languages(browser: Browser, server: str) -> None:
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    names = page.evaluate(
+        """async () => {
+          const cards = await import("/static/cards.js");
+          const i18n = await import("/static/i18n.js");
+          const out = {};
+          for (const lang of ["en", "el", "it"]) {
+            await i18n.setLanguage(lang);
+            out[lang] = ["7S", "QH", "JK", "2C", "TD", "AH"].map((code) => cards.cardName(code, ["JK", "2C"]));
+            out[lang].push(cards.tokenName("JK=6H"));
+          }
+          await i18n.setLanguage("en");
+          return out;
+        }"""
+    )
+    assert names["en"] == [
+        "seven of spades",
+        "queen of hearts",
+        "joker",
+        "two of clubs, wild",
+        "ten of diamonds",
+        "ace of hearts",
+        "joker as six of hearts",
+    ]
+    assert names["el"][:4] == ["εφτάρι μπαστούνι", "ντάμα κούπα", "τζόκερ", "δυάρι σπαθί, μπαλαντέρ"]
+    assert names["it"][:4] == ["sette di picche", "donna di cuori", "jolly", "due di fiori, matta"]
+    for lang in names.values():
+        assert not any(ch.isdigit() for name in lang for ch in name), lang
+    page.close()
+
+
+# --------------------------------------------------------------- keyboard
+
+NO_POINTER = """
+window.__pointers = 0;
+for (const kind of ["pointerdown", "mousedown", "touchstart", "click"]) {
+  window.addEventListener(kind, (e) => { if (kind !== "click" || e.detail > 0) window.__pointers += 1; }, true);
+}
+"""
+
+
+def tab_to(page: Page, selector: str, most: int = 80) -> None:
+    """Press Tab until the element matching ``selector`` has the focus."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement && document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_deal_by_keyboard_alone(browser: Browser, server: str) -> None:
+    table = create_table(server, [PERSON, BOT, BOT, BOT], bot_delay=0, options={"target": 50})  # one deal
+    context = new_context(browser, (1440, 900))
+    context.add_init_script(NO_POINTER)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server}/t/{table['id']}")
+    page.wait_for_selector("[data-testid=join-seat][data-seat='0']")
+    tab_to(page, "#name")
+    page.keyboard.type("Keys")
+    tab_to(page, "[data-testid=join-seat][data-seat='0']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=hand-card]")
+    tab_to(page, "[data-testid=hand-card]")  # the hand takes the focus like any control
+    keys = {"#draw": "d", "#pass": "p", "#take": "t"}  # pass rather than take once the stock is gone
+    turns = 0
+    for _ in range(MOST_TURNS):
+        if wait_my_turn_or_result(page):
+            break
+        held = page.locator("[data-testid=hand-card]").count()
+        action = next((a for a in keys if enabled(page, a)), None)
+        if action is None:  # the turn moved on between the wait and now
+            page.wait_for_timeout(100)
+            continue
+        page.keyboard.press(keys[action])
+        if action == "#pass":
+            continue
+        page.wait_for_function(f"() => document.querySelectorAll('[data-testid=hand-card]').length > {held}")
+        page.keyboard.press("End")
+        for _ in range(held + 1):
+            page.keyboard.press(" ")
+            if enabled(page, "#discard"):
+                break
+            page.keyboard.press(" ")
+            page.keyboard.press("ArrowLeft")
+        else:
+            raise AssertionError("no card could be discarded")
+        page.keyboard.press("x")
+        if page.locator("[data-testid=choice]").count():  # the last card: confirm with Enter
+            page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('#discard').disabled")
+        turns += 1
+    else:
+        raise AssertionError("the deal did not end")
+    assert turns > 0
+    assert page.locator("#result").is_visible()
+    assert page.evaluate("window.__pointers") == 0
+    mine = httpx.get(f"{server}/api/tables/{table['id']}/record", timeout=10).json()["deals"][0]["actions"]
+    assert len([a for seat, a in mine if seat == 0 and a.startswith("discard")]) >= turns - 1
+    assert not errors, errors
+    context.close()
+
+
+# ---------------------------------------------------------- reduced motion
+
+LONGEST_MOTION = """
+() => {
+  const one = (v) => (v.trim().endsWith('ms') ? parseFloat(v) / 1000 : parseFloat(v) || 0);
+  const seconds = (list) => Math.max(0, ...list.split(',').map(one));
+  let longest = 0, where = '';
+  const look = (el, pseudo) => {
+    const style = getComputedStyle(el, pseudo);
+    const animated = style.animationName !== 'none' ? seconds(style.animationDuration) : 0;
+    const moving = seconds(style.transitionDuration);
+    const most = Math.max(animated, moving);
+    if (most > longest) {
+      longest = most;
+      const id = el.id ? '#' + el.id : '';
+      where = `${el.tagName.toLowerCase()}${id}.${el.className.baseVal ?? el.className}${pseudo || ''}`;
+    }
+  };
+  for (const el of document.querySelectorAll('*')) {
+    look(el, null);
+    look(el, '::before');
+    look(el, '::after');
+    if (el.tagName === 'DIALOG') look(el, '::backdrop');
+  }
+  return { longest, where };
+}
+"""
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_reduced_motion_stops_every_animation(browser: Browser, server: str, motion: str) -> None:
+    page, errors = join_table(browser, server, (1440, 900), reduced_motion=motion)
+    assert not wait_my_turn_or_result(page)
+    draw(page, False)  # a fresh card, flashing melds and pile
+    page.locator("[data-testid=hand-card]").first.hover()
+    open_help(page, False)
+    motion_now = page.evaluate(LONGEST_MOTION)
+    if motion == "reduce":
+        assert motion_now["longest"] <= 0.01, motion_now
+    else:  # the same page moves when motion is welcome: the check above can see it
+        assert motion_now["longest"] > 0.05, motion_now
+    assert not errors, errors
+    page.context.close()
