@@ -41,6 +41,7 @@ def test_the_http_api_creates_lists_and_seats_and_gives_the_rules_as_data(tmp_pa
         assert any("target: 3000" in w for w in table["rules"]["words"])
         assert table["rules"]["options"]["target"] == 3000 and table["rules"]["options"]["seats"] == 4
         assert table["rules"]["wilds"] == ["JK", "2S", "2H", "2D", "2C"]  # R6
+        assert table["rules"]["preset"] == "classic" and table["rules"]["changed"] == {"target": "3000"}
         assert [s["kind"] for s in table["seats"]] == ["person", "bot", "person", "bot"]
         assert httpx.get(f"{url}/t/{table['id']}").status_code == 200  # the page
         assert [t["id"] for t in httpx.get(url + "/api/tables").json()["tables"]] == [table["id"]]

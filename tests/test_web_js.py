@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from biriba.bots import BOT_KINDS
-from biriba.rules import PRESETS
+from biriba.rules import OPTION_NAMES, PRESETS
 from biriba.terms import Ending, Pickup
 from browserkit import chromium
 from serverkit import running_server
@@ -248,6 +248,51 @@ def test_the_formatting_helpers(page: Page) -> None:
     assert out["winners"] == [[1, 2], [1]]
     assert out["title"] == ["Classic (house rules)", "Kozi", "nonesuch"]
     assert out["same"] == [True, False, False]
+
+
+@browser_test
+def test_the_rules_are_told_from_the_catalog_in_the_readers_language(page: Page) -> None:
+    """The preset and each option changed from it (``rules.preset``, ``rules.changed``) in the catalog's words,
+    yes, no and none translated, other values as sent; the server's English lines only from an old server."""
+    rules = {
+        "name": "classic*",
+        "preset": "classic",
+        "changed": {"target": "3000", "twos_wild": "false", "trump_run_bonus": "none", "take_rule": "top-card"},
+        "words": ["classic: the primary profile", "target: 3000 (match target (R29))"],
+    }
+    out = run(
+        page,
+        """
+        const lobby = await import("/static/lobby.js");
+        const i18n = await import("/static/i18n.js");
+        const told = {};
+        for (const lang of ["el", "it", "en"]) {
+          await i18n.setLanguage(lang);
+          told[lang] = lobby.rulesLines(arg);
+        }
+        const old = lobby.rulesLines({ ...arg, changed: undefined, preset: undefined });
+        const newer = lobby.rulesLines({ name: "kozi*", preset: "kozi", changed: { shiny_new: "7" } });
+        const panel = lobby.rulesPanel(arg, { id: "x" });
+        return { told, old, newer, panel: [panel.id, panel.className, panel.querySelectorAll("li").length],
+                 none: lobby.rulesPanel({}), labels: [lobby.optionLabel("target"), lobby.optionLabel("shiny_new")] };
+        """,
+        rules,
+    )
+    greek = out["told"]["el"]
+    assert greek[0].startswith("Κλασική: Τέσσερις παίκτες")
+    assert greek[1] == "Στόχος: 3000 — Οι πόντοι που κερδίζουν την παρτίδα."
+    assert greek[2].startswith("Δυάρια μπαλαντέρ: όχι — ")
+    assert greek[3].startswith("Μπόνους σειράς στο ατού: κανένα — ")
+    assert greek[4].startswith("Μάζεμα των πεταμένων: top-card — ")  # a word of the option's own is shown as sent
+    assert out["told"]["it"][1] == "Obiettivo: 3000 — I punti che vincono la partita."
+    assert out["told"]["it"][2].startswith("Due come matte: no — ")
+    assert out["told"]["en"][1] == "Target: 3000 — The points that win the match."
+    assert out["told"]["en"][3].startswith("Trump run bonus: none — ")
+    assert out["old"] == rules["words"]  # an old server: its English lines
+    assert out["newer"] == ["Kozi: " + catalogs()["en"]["preset.kozi.help"], "shiny_new: 7"]  # an option unknown here
+    assert out["panel"] == ["x", "rules-words", 5]
+    assert out["none"] is None
+    assert out["labels"] == ["Target", "shiny_new"]
 
 
 # ---------------------------------------------------------------- the model
@@ -860,6 +905,9 @@ DYNAMIC: dict[str, list[str]] = {
     "`bot.${b}`": [f"bot.{b}" for b in BOT_KINDS],
     "`preset.${name}`": [f"preset.{p}" for p in PRESETS],
     "`preset.${name}.help`": [f"preset.{p}.help" for p in PRESETS],
+    "`option.${name}`": [f"option.{o}" for o in OPTION_NAMES],
+    "`option.${name}.help`": [f"option.{o}.help" for o in OPTION_NAMES],
+    "`value.${word}`": [f"value.{w}" for w in ("true", "false", "none")],
     "`status.${status}`": [f"status.{s}" for s in ("open", "playing", "over")],
     '`pace.${String(v).replace(".", "_")}`': ["pace.0", "pace.0_5", "pace.1", "pace.2", "pace.4"],
     "`action.${spec.id}`": [f"action.{a}" for a in ("draw", "take", "pass", "meld", "add", "discard")],
@@ -911,6 +959,22 @@ def test_every_translation_keeps_the_placeholders_of_the_english() -> None:
             if set(re.findall(r"\{(\w+)\}", found[lang].get(key, ""))) != names:
                 wrong.append((lang, key))
     assert wrong == []
+
+
+def test_every_rule_option_and_preset_has_a_label_and_a_help_in_every_catalog() -> None:
+    """The rules' words come from the catalogs, not the server's English: each option of the engine and each
+    preset has its name and its help in every language (an option without them would show its bare name)."""
+    found = catalogs()
+    needed = [k for name in OPTION_NAMES for k in (f"option.{name}", f"option.{name}.help")]
+    needed += [k for name in PRESETS for k in (f"preset.{name}", f"preset.{name}.help")]
+    for lang, catalog in found.items():
+        assert sorted(k for k in needed if k not in catalog) == [], lang
+    for name in OPTION_NAMES:  # translated, not English left in place (a bare number label would be the same)
+        for suffix in ("", ".help"):
+            key = f"option.{name}{suffix}"
+            assert found["el"][key] != found["en"][key], key
+    option_keys = {k.removesuffix(".help") for k in found["en"] if k.startswith("option.")}
+    assert option_keys == {f"option.{name}" for name in OPTION_NAMES}, "a catalog names an option the engine has not"
 
 
 def test_the_dynamic_keys_are_written_so_in_the_javascript_and_all_exist() -> None:

@@ -636,11 +636,13 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
     """A table's public info from its row (docs/protocol.md): the lobby's, without loading the table."""
     rules = Rules.from_json(row.rules)
     preset = PRESETS.get(rules.name.rstrip("*"), PRESETS["classic"])
+    changed = {
+        name: format_option(getattr(rules, name))
+        for name in OPTION_HELP
+        if getattr(rules, name) != getattr(preset, name)
+    }
     words = [f"{preset.name}: {PRESET_HELP.get(preset.name, '')}"]
-    for name in OPTION_HELP:
-        value = getattr(rules, name)
-        if value != getattr(preset, name):
-            words.append(f"{name}: {format_option(value)} ({OPTION_HELP[name]})")
+    words += [f"{name}: {value} ({OPTION_HELP[name]})" for name, value in changed.items()]
     seats = []
     for seat, info in enumerate(row.seats):
         entry: dict[str, Any] = {"seat": seat, "kind": info.kind, "name": info.name, "team": rules.team_of[seat]}
@@ -658,6 +660,8 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
             "data": rules.to_json(),
             "options": rules.options(),
             "wilds": [NAMES[c] for c in rules.wild_kinds],
+            "preset": preset.name,
+            "changed": changed,
             "words": words,
         },
         "seats": seats,

@@ -163,12 +163,15 @@ class SeatPublic(BaseModel):
 
 class RulesPublic(BaseModel):
     """A table's rules: ``data`` as records write them, ``options`` every option's value as JSON data,
-    ``wilds`` the cards that play as wilds, ``words`` the options changed from the preset, in words."""
+    ``wilds`` the cards that play as wilds, ``preset`` the preset they start from, ``changed`` the options
+    changed from it (as ``--set`` writes their values), ``words`` the same in English words."""
 
     name: str
     data: str | dict[str, Any]
     options: dict[str, Any]
     wilds: list[str]
+    preset: str
+    changed: dict[str, str]
     words: list[str]
 
 

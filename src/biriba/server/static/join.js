@@ -3,7 +3,7 @@
 import { api, storedName, storeName } from "./api.js";
 import { clear, h, put } from "./dom.js";
 import { t } from "./i18n.js";
-import { presetLabel, seatLabel, sitDown, statusLabel, teamLetter } from "./lobby.js";
+import { presetLabel, rulesPanel, seatLabel, sitDown, statusLabel, teamLetter } from "./lobby.js";
 
 export function showChooser(page, id, notice = null) {
   const view = page.view();
@@ -50,9 +50,7 @@ export function showChooser(page, id, notice = null) {
       h("h1", {}, t("chooser.heading", { rules: presetLabel(ruleName) })),
       notice ? h("p", { class: "notice" }, notice) : null,
       h("p", { class: "muted" }, statusLabel(info.status)),
-      info.rules.words && info.rules.words.length
-        ? h("details", { class: "rules-words" }, h("summary", {}, t("table.rules")), h("ul", {}, info.rules.words.map((w) => h("li", {}, w))))
-        : null,
+      rulesPanel(info.rules),
       h(
         "ul",
         { class: "seat-list big" },

@@ -17,6 +17,46 @@ export function presetLabel(name) {
 export function presetHelp(name, serverHelp) {
   return has(`preset.${name}.help`) ? t(`preset.${name}.help`) : serverHelp || "";
 }
+/** A rule option's short label ("Target"), else its name as the server gives it (an option newer than the catalogs). */
+export function optionLabel(name) {
+  return has(`option.${name}`) ? t(`option.${name}`) : name;
+}
+export function optionHelp(name, serverHelp) {
+  return has(`option.${name}.help`) ? t(`option.${name}.help`) : serverHelp || "";
+}
+/** An option's value as the server writes it ("3000", "200/100", "upcard"): true, false and none in words, the rest as sent. */
+export function optionValue(text) {
+  const word = String(text);
+  return word === "true" || word === "false" || word === "none" ? t(`value.${word}`) : word;
+}
+
+/**
+ * The table's rules as lines: the preset's name and help, then "<label>: <value> — <help>" for each
+ * option changed from it (`rules.preset`, `rules.changed`); a server without `changed` sends only
+ * English lines (`rules.words`), shown as they are.
+ */
+export function rulesLines(rules) {
+  if (!rules) return [];
+  if (!rules.changed || typeof rules.changed !== "object") return (rules.words || []).map(String);
+  const preset = String(rules.preset || String(rules.name || "").replace(/\*$/, ""));
+  const about = presetHelp(preset, "");
+  const lines = [about ? t("rules.preset_line", { preset: presetLabel(preset), help: about }) : presetLabel(preset)];
+  for (const [name, value] of Object.entries(rules.changed)) {
+    const help = optionHelp(name, "");
+    const params = { option: optionLabel(name), value: optionValue(value), help };
+    lines.push(help ? t("rules.option_line", params) : `${params.option}: ${params.value}`);
+  }
+  return lines;
+}
+
+/** The rules in a folding panel ("The rules of this table"), or null when the server says nothing of them. */
+export function rulesPanel(rules, attrs = {}) {
+  const lines = rulesLines(rules);
+  if (!lines.length) return null;
+  const panel = h("details", { ...attrs, class: ["rules-words", attrs.class].filter(Boolean).join(" ") }, h("summary", {}, t("table.rules")));
+  panel.append(h("ul", {}, lines.map((line) => h("li", {}, line))));
+  return panel;
+}
 export function statusLabel(status) {
   return t(`status.${status}`);
 }
@@ -259,16 +299,18 @@ function buildCreateForm(page, form, data) {
             type: "button",
             class: "link",
             title: t("create.option_insert"),
+            "data-option": name,
             onclick: () => {
               extra.value = (extra.value.trim() ? extra.value.trim() + "\n" : "") + `${name}=${info.value}`;
               extra.focus();
             },
           },
-          name,
+          optionLabel(name),
         ),
-        h("span", { class: "muted" }, ` = ${info.value}`),
+        " ",
+        h("code", { class: "option-id muted" }, `${name} = ${info.value}`),
       ),
-      h("dd", {}, info.help),
+      h("dd", {}, optionHelp(name, info.help)),
     ]),
   );
   const error = h("p", { class: "error-line", id: "create-error", role: "alert" });

@@ -3,8 +3,9 @@
 // its breakdown (and the next deal), and the match's end.
 
 import { api, storeSeat, storedSeat } from "../api.js";
-import { clear, h } from "../dom.js";
+import { clear, h, put } from "../dom.js";
 import { t } from "../i18n.js";
+import { rulesLines, rulesPanel } from "../lobby.js";
 import { endedWords, eventWords, tnode } from "../words.js";
 import { scoreChart } from "./chart.js";
 import * as M from "./model.js";
@@ -268,9 +269,13 @@ export function renderSide(ctx) {
     sheetBox.append(h("figure", { class: "chart-box" }, chart, chartLegend(S, order)));
   }
   if (rules.target) sheetBox.append(h("p", { class: "help" }, t(rules.target_rule === "reach" ? "sheet.target_reach" : "sheet.target_exceed", { n: rules.target })));
-  clear(rulesBox);
+  // the rules panel is made again only when its words change: a state message neither folds it nor takes its focus
   const info = M.tableInfo(S);
-  if (info && info.rules && info.rules.words) {
-    rulesBox.append(h("details", { class: "side-panel rules-words" }, h("summary", {}, t("table.rules")), h("ul", {}, info.rules.words.map((w) => h("li", {}, w)))));
+  const said = JSON.stringify(info ? rulesLines(info.rules) : []);
+  if (rulesBox.dataset.said !== said) {
+    const wasOpen = Boolean(rulesBox.querySelector("details[open]"));
+    clear(rulesBox);
+    put(rulesBox, info ? rulesPanel(info.rules, { class: "side-panel", id: "rules-words", open: wasOpen }) : null);
+    rulesBox.dataset.said = said;
   }
 }
