@@ -18,6 +18,12 @@ PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
+def eleni_and_nikos(url: str) -> tuple[dict[str, Any], str, str]:
+    """A table of two people, Eleni (seat 0) and Nikos (seat 1), with two greedy bots at full speed."""
+    table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0)
+    return table, sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+
+
 def my_play_phase(m: dict[str, Any]) -> bool:
     """A state where the seat has drawn and may meld, add or discard."""
     return m["type"] == "state" and any(a.startswith("discard") for a in m["legal"])
@@ -61,8 +67,7 @@ def test_explain_tells_why_picked_cards_are_refused_and_plays_nothing(tmp_path: 
 
 def test_a_hint_is_a_legal_move_from_the_bot_pool_and_its_rate_is_bounded(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
-        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0)
-        eleni, nikos = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+        table, eleni, nikos = eleni_and_nikos(url)
 
         async def main() -> None:
             async with Player(url, table["id"], eleni) as a, Player(url, table["id"], nikos) as b:
@@ -85,12 +90,11 @@ def test_a_hint_is_a_legal_move_from_the_bot_pool_and_its_rate_is_bounded(tmp_pa
 
 def test_a_seat_handed_to_the_bot_is_played_for_its_person_until_taken_back(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
-        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0)
-        eleni, nikos = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+        table, eleni, nikos = eleni_and_nikos(url)
 
         async def main() -> None:
             async with Player(url, table["id"], eleni) as me, Player(url, table["id"], nikos) as other:
-                playing = asyncio.create_task(other.play(random.Random(3), lambda m: False, act_delay=0.06))
+                playing = asyncio.create_task(other.play(random.Random(3), lambda m: False, act_delay=0.1))
                 await me.until(lambda m: m["type"] == "state")
                 await me.send({"type": "hand_over", "bot": True})
                 handed = await me.until(
@@ -113,12 +117,11 @@ def test_a_seat_handed_to_the_bot_is_played_for_its_person_until_taken_back(tmp_
 
 def test_a_seat_left_mid_match_is_the_bots_until_someone_sits_in_it(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
-        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0)
-        eleni, nikos = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+        table, eleni, nikos = eleni_and_nikos(url)
 
         async def main() -> None:
             async with Player(url, table["id"], eleni) as me, Player(url, table["id"], nikos) as other:
-                playing = asyncio.create_task(other.play(random.Random(4), lambda m: False, act_delay=0.06))
+                playing = asyncio.create_task(other.play(random.Random(4), lambda m: False, act_delay=0.1))
                 await me.until(lambda m: m["type"] == "state" and m["view"] is not None)
                 await me.send({"type": "leave"})
                 left = await me.until(lambda m: m["type"] == "state" and m["seat"] is None)
@@ -202,7 +205,7 @@ def test_a_rematch_keeps_the_rules_and_seats_and_each_person_their_seat(tmp_path
             async with Player(url, table["id"], token) as me:
                 await me.send({"type": "rematch"})
                 assert (await me.until(lambda m: m["type"] == "error"))["code"] == "not_over"
-                await me.play(random.Random(5), lambda m: m["table"]["status"] == "over", act_delay=0.06)
+                await me.play(random.Random(5), lambda m: m["table"]["status"] == "over", act_delay=0.1)
                 watcher = Player(url, table["id"], None)
                 await watcher.__aenter__()
                 await watcher.until(lambda m: m["type"] == "state")
