@@ -172,13 +172,14 @@ class LiveTable:
 
     def info(self, base: str | None = None) -> dict[str, Any]:
         """The table's public info (docs/protocol.md); the invite link on ``base`` (else the public URL, or a path)."""
-        match = self.table.match
+        match, now = self.table.match, time.monotonic()
         data = row_info(self.row, self.status(), match.totals, len(match.deals), base or self.public_url)
         for entry in data["seats"]:
             if entry["kind"] == "person":
                 seat = entry["seat"]
                 entry["connected"] = seat in self.connected_since
-                entry["stand_in"] = self._stand_in_reason(seat) is not None and bool(match.deals)
+                standing_in = self._stand_in(seat)
+                entry["stand_in"] = standing_in is not None and now >= standing_in[1] and bool(match.deals)
                 entry["handed"] = seat in self.handed
         data["watchers"] = [c.name for c in self.clients if c.seat is None][:WATCHERS_LISTED]
         data["rematch"] = self.rematch
@@ -474,12 +475,13 @@ class LiveTable:
         if self.row.seats[seat].kind == "bot":
             return await self._step(None) if now >= paced else paced - now
         waits = []
-        by = self._stand_in_reason(seat, now) or ("absent" if seat in self.absent_since else None)
-        if by is not None and self.connected_since:
+        standing_in = self._stand_in(seat)
+        if standing_in is not None and self.connected_since:
             # the stand-in plays each turn at the bots' pace (after a long absence, or at once for a seat handed
             # over or left free), for the people who wait; with nobody at the table it waits too, and the match
             # is where they left it when they return
-            due = max(self.absent_since[seat] + self.settings.absent_after, paced) if by == "absent" else paced
+            by, since = standing_in
+            due = max(since, paced)
             if now >= due:
                 return await self._step(self.stand_in, by)
             waits.append(due - now)
@@ -490,14 +492,15 @@ class LiveTable:
             waits.append(due - now)
         return min(waits) if waits else None
 
-    def _stand_in_reason(self, seat: int, now: float | None = None) -> str | None:
-        """Why the stand-in plays a person's seat now, if it does: handed over, left free, or a long absence."""
+    def _stand_in(self, seat: int) -> tuple[str, float] | None:
+        """Why the stand-in plays a person's seat, and from when: at once for a seat handed over or left free,
+        ``absent_after`` seconds into an absence."""
         if seat in self.handed:
-            return "handed"
+            return "handed", 0.0
         if self.row.seats[seat].token_hash is None:
-            return "left"
-        if (now or time.monotonic()) >= self.absent_since.get(seat, float("inf")) + self.settings.absent_after:
-            return "absent"
+            return "left", 0.0
+        if seat in self.absent_since:
+            return "absent", self.absent_since[seat] + self.settings.absent_after
         return None
 
     async def _step(self, agent: Agent | None, by: str | None = None) -> float | Think:
