@@ -61,11 +61,11 @@ def play_my_turn(page: Page, rng: random.Random) -> None:
     """
     if enabled(page, "#draw"):
         page.click("#draw")
-    elif enabled(page, "#take"):
-        page.click("#take")
-    elif enabled(page, "#pass"):
+    elif enabled(page, "#pass"):  # the stock is out: pass rather than take the pile back and forth (issue 25)
         page.click("#pass")
         return
+    elif enabled(page, "#take"):
+        page.click("#take")
     page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")  # drawn
     for _ in range(20):
         if discard_one(page, rng):

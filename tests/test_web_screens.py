@@ -27,6 +27,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from biriba.server.config import ServerConfig
 from browserkit import chromium
 from serverkit import create_table, running_server
 
@@ -49,7 +50,9 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("screens")
-    with running_server(f"sqlite:///{folder}/web.sqlite3") as url:
+    # one server for the module, which makes more tables a minute than a visitor may (the quota is tested elsewhere)
+    roomy = ServerConfig(tables_per_minute=1000, open_tables=1000, bot_workers=1)
+    with running_server(f"sqlite:///{folder}/web.sqlite3", roomy) as url:
         yield url
 
 
