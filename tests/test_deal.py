@@ -460,3 +460,13 @@ def test_an_empty_deck_is_refused_and_not_taken_for_the_blank_deal_of_a_clone() 
     deal = Deal.shuffled(seed=4)
     copy = deal.clone()
     assert type(copy) is Deal and copy.hands == deal.hands and copy.hands[0] is not deal.hands[0]
+
+
+def test_displaced_to_names_the_slot_a_displaced_wild_takes_at_either_end_R13() -> None:
+    """The natural 7H displaces the joker of 5H 6H JK=7H: to 8H above the run or 4H below it; nothing else moves."""
+    deal = position({0: "7H 9C 9D KS"}, melds=(["5H 6H JK=7H"], []), phase="play")
+    adds = {str(a): deal.displaced_to(a) for a in deal.legal_actions() if a.kind == "add"}
+    assert adds == {"add 1 7H wild=high": parse_card("8H"), "add 1 7H wild=low": parse_card("4H")}
+    assert deal.displaced_to(deal.parse_action("discard 9C")) is None
+    plain = position({0: "8H 9C 9D KS"}, melds=(["5H 6H JK=7H"], []), phase="play")
+    assert [plain.displaced_to(a) for a in plain.legal_actions() if a.kind == "add"] == [None]

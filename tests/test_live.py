@@ -50,7 +50,13 @@ def test_explain_tells_why_picked_cards_are_refused_and_plays_nothing(tmp_path: 
                 hand = state["view"]["hands"][0]
                 await me.send({"type": "explain", "action": f"meld {hand[0]} {hand[1]}"})
                 answer = await me.until(lambda m: m["type"] == "explained")
-                assert answer["legal"] is False and answer["rule"].startswith("R") and answer["message"]
+                assert answer["legal"] is False and answer["rule"] == "R7"
+                cards = f"{hand[0]} {hand[1]}"
+                assert answer["reason"] == {
+                    "key": "meld_too_small",
+                    "params": {"minimum": 3, "count": 2, "cards": cards},
+                }
+                assert answer["message"] == f"R7: a meld needs at least 3 cards, not 2 ({cards})"
                 assert answer["version"] == state["version"]
                 legal = state["legal"][0]
                 await me.send({"type": "explain", "action": legal})

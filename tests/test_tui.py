@@ -99,7 +99,7 @@ def test_illegal_actions_explain_the_rule_and_change_nothing() -> None:
     child = spawn("--seed", "12")
     child.expect(PROMPT)
     child.sendline("discard 9C")
-    child.expect(r"Not allowed: R15: discard: first draw")
+    child.expect(r"Not allowed: R15: first draw from the stock")
     child.expect(r"Your move \(draw(, take)?\) > ")  # still the draw phase, and only what is legal
     child.sendline("meld JK JK JK")
     child.expect(r"Not allowed: R\d+")

@@ -20,7 +20,11 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from biriba.bots import BOT_KINDS
+from biriba.errors import IllegalActionError
+from biriba.melds.explain import too_many_wilds
+from biriba.reasons import REASONS, placeholders
 from biriba.rules import OPTION_NAMES, PRESETS
+from biriba.server.live import refusal_reason
 from biriba.terms import Ending, Pickup
 from browserkit import chromium
 from serverkit import running_server
@@ -58,6 +62,11 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, errors
+
+
+def refusal(error: IllegalActionError) -> dict[str, Any]:
+    """An engine refusal as an ``error`` message carries it."""
+    return {"code": "illegal", "message": str(error), "reason": refusal_reason(error)}
 
 
 def run(page: Page, body: str, arg: Any = None) -> Any:
@@ -533,7 +542,9 @@ def test_the_result_is_shown_once_and_remembers_when_it_came(page: Page) -> None
 
 
 @browser_test
-def test_the_end_a_displaced_wild_goes_to_is_the_slot_beyond_the_run(page: Page) -> None:
+def test_the_end_a_displaced_wild_goes_to_is_named_by_the_slot_the_engine_sent(page: Page) -> None:
+    """The state's ``wild_to`` (from ``Deal.displaced_to``, tests/test_deal.py) names where the joker goes; a state
+    without it (an older server) still tells the end."""
     melds = [[["5H", "6H", "JK=7H"], ["9C", "9D", "9S"]], []]
     run_meld = {"kind": "run", "size": 3, "clean": False, "biriba": False, "points": 30, "bonus": 0, "to_biriba": 4}
     set_meld = {**run_meld, "kind": "set", "clean": True}
@@ -542,23 +553,27 @@ def test_the_end_a_displaced_wild_goes_to_is_the_slot_beyond_the_run(page: Page)
         {"points": 0, "opening_minimum": 0, "melds": []},
     ]
     legal = ["add 1 7H wild=high", "add 1 7H wild=low"]
+    message = state(2, ["7H"], legal=legal, melds=melds, board=board)
+    message["wild_to"] = {"add 1 7H wild=high": "8H", "add 1 7H wild=low": "4H"}
+    older = {**message, "version": 3}
+    del older["wild_to"]
     out = run(
         page,
         MODEL
         + """
-        const { endSlot, choiceWords } = await import("/static/table/input.js");
+        const { choiceWords } = await import("/static/table/input.js");
         const { actionParts } = await import("/static/words.js");
-        apply(arg);
-        const p = (text) => actionParts(text);
-        return {
-          slots: ["add 1 7H wild=high", "add 1 7H wild=low", "add 2 9H wild=low"].map((text) => endSlot(S, p(text))),
-          words: choiceWords(S, p("add 1 7H wild=high")),
-        };
+        const [message, older] = arg;
+        apply(message);
+        const words = legal => choiceWords(S, actionParts(legal));
+        const told = [words("add 1 7H wild=high"), words("add 1 7H wild=low")];
+        apply(older);
+        told.push(words("add 1 7H wild=low"));
+        return told;
         """,
-        state(2, ["7H"], legal=legal, melds=melds, board=board),
+        [message, older],
     )
-    assert out["slots"] == ["8H", "4H", None]
-    assert out["words"] == "Joker moves up to 8♥"
+    assert out == ["Joker moves up to 8♥", "Joker moves down to 4♥", "Joker moves to the low end"]
 
 
 @browser_test
@@ -791,8 +806,9 @@ def test_the_engine_is_asked_why_picked_cards_make_no_move(page: Page) -> None:
         apply(drawing);
         asked.push(M.explainRequest(S));  // the draw phase: nothing to explain
         return { asked, stale, other, kept, why, after,
-                 refusal: M.ruleText("R16", "R16: you took the single card 7H"), unknown: M.ruleText("house", "no"),
-                 notation: M.ruleText("notation", "not a card: 9Z") };
+                 refusal: M.ruleText({ rule: "R16", message: "R16: you took the single card 7H" }),
+                 unknown: M.ruleText({ rule: "house", message: "no" }),
+                 notation: M.ruleText({ rule: "notation", message: "not a card: 9Z" }) };
         """,
         [message, drawing],
     )
@@ -802,6 +818,57 @@ def test_the_engine_is_asked_why_picked_cards_make_no_move(page: Page) -> None:
     assert out["after"] is None  # the pick changed: that answer is no longer shown
     assert out["refusal"] == "R16 · A single card taken from the pile: you took the single card 7H"
     assert out["unknown"] == "house: no" and out["notation"] == "not a card: 9Z"
+
+
+@browser_test
+def test_the_engines_reasons_and_the_servers_codes_are_said_in_the_readers_language(page: Page) -> None:
+    """A refusal's reason as data (key and params) in words: cards as card text, a rank in the plural, a suit, a
+    meld's kind, a count's noun by its number, a nested reason; an unknown key falls back to the engine's English."""
+    nested = IllegalActionError(
+        "set_biribas", "only_runs_are_biribas", why=IllegalActionError("R22", "out_needs_biribas", count=1)
+    )
+    refusals = [
+        {"rule": "R16", **refusal(IllegalActionError("R16", "single_taken_stays", card="7H"))},
+        {"rule": "R7", **refusal(IllegalActionError("R7", "set_short", rank="K", cards="KH KS"))},
+        {"rule": "wild_limit", **refusal(too_many_wilds(PRESETS["italian"], "run", 2, 2, "5H 6H JK=7H 2C=8H"))},
+        {"rule": "set_biribas", **refusal(nested)},
+        {"rule": "R8", "message": "R8: from a newer engine", "reason": {"key": "shiny_new", "params": {}}},
+        {"code": "not_your_turn", "message": "it is Eleni's turn"},
+        {"code": "brand_new", "message": "as the server wrote it"},
+    ]
+    out = run(
+        page,
+        """
+        const i18n = await import("/static/i18n.js");
+        const M = await import("/static/table/model.js");
+        const told = {};
+        for (const lang of ["en", "el", "it"]) {
+          await i18n.setLanguage(lang);
+          told[lang] = arg.map((r) => M.ruleText(r));
+        }
+        return told;
+        """,
+        refusals,
+    )
+    en, el = out["en"], out["el"]
+    assert en[0] == (
+        "R16 · A single card taken from the pile: you took the single card 7♥ from the pile:"
+        " it and its copy stay in hand this turn"
+    )
+    assert en[1].endswith(": not enough kings for a set (K♥ K♠)")
+    assert en[2].endswith("1 wild, and this run would hold 2 (5♥ 6♥ Joker=7♥ 2♣=8♥)")
+    assert en[2].split(": ", 1)[1].startswith("a meld holds at most one wild per two naturals: 2 naturals allow 1 wild")
+    assert en[3].endswith(
+        ": going out needs a biriba on your team's table, and under these rules only runs are biribas"
+    )
+    assert en[4] == "R8 · Runs (3+ cards in a row, one suit): from a newer engine"
+    assert en[5:] == ["It is not your turn.", "as the server wrote it"]
+    for lang in ("el", "it"):
+        told = out[lang]
+        assert all(a != b for a, b in zip(told[:4], en[:4])), lang  # translated, not English
+        assert "7♥" in told[0] and "K♥ K♠" in told[1] and "2♣=8♥" in told[2], lang
+        assert told[4].endswith(": from a newer engine") and told[6] == "as the server wrote it"
+    assert "ρηγάδες" in el[1].lower() and "μπιρίμπα" in el[3].lower()
 
 
 @browser_test
@@ -891,6 +958,9 @@ RULE_TITLES = [
 PHRASES = ["hello", "good_luck", "well_played", "nice_biriba", "thanks", "sorry", "oops", "hurry", "thinking"]
 PHRASES += ["good_game", "bye"]
 EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
+#: The server's refusal codes a player can meet (docs/protocol.md), said in the reader's language.
+ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store"]
+ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale"]
 BY = ["clock", "absent", "handed", "left"]
 
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
@@ -922,6 +992,10 @@ DYNAMIC: dict[str, list[str]] = {
     "`emote.${line.phrase}`": [f"emote.{e}" for e in EMOTES],
     "`emote.${id}`": [f"emote.{e}" for e in EMOTES],
     "`create.chat_${v}`": ["create.chat_off", "create.chat_phrases", "create.chat_text"],
+    "`reason.${reason.key}`": [f"reason.{key}" for key in REASONS],
+    "`error.code.${refusal.code}`": [f"error.code.{code}" for code in ERROR_CODES],
+    "`ranks.${value}`": [f"ranks.{r}" for r in "A23456789TJQK"],
+    "`word.${value}`": ["word.set", "word.run", "word.low", "word.high"],
 }
 #: words.js tells an action as "ev.<kind>" + suffix, the suffix "_you" when the reader played it.
 SUFFIXED = re.compile(r'"(ev\.\w+)" \+ suffix')
@@ -954,11 +1028,20 @@ def test_every_translation_keeps_the_placeholders_of_the_english() -> None:
     found = catalogs()
     wrong = []
     for key, text in found["en"].items():
-        names = set(re.findall(r"\{(\w+)\}", text))
         for lang in ("el", "it"):
-            if set(re.findall(r"\{(\w+)\}", found[lang].get(key, ""))) != names:
+            if placeholders(found[lang].get(key, "")) != placeholders(text):
                 wrong.append((lang, key))
     assert wrong == []
+
+
+def test_the_english_catalog_holds_the_engines_reasons_word_for_word() -> None:
+    """The engine's refusals are said from the catalogs (``reason.<key>``): English is the engine's own template,
+    so that the page and the terminal say the same, and Greek and Italian translate every one."""
+    found = catalogs()
+    english = {key.removeprefix("reason."): text for key, text in found["en"].items() if key.startswith("reason.")}
+    assert english == REASONS
+    for lang in ("el", "it"):
+        assert all(found[lang][f"reason.{key}"] != text for key, text in REASONS.items() if len(text) > 40), lang
 
 
 def test_every_rule_option_and_preset_has_a_label_and_a_help_in_every_catalog() -> None:

@@ -499,6 +499,20 @@ class Deal(DealState):
         self._check_turn(action)
         return self._resolve(action)[0]
 
+    def displaced_to(self, action: Action) -> int | None:
+        """The slot the wild this add displaces takes (R13), or None if it displaces none.
+
+        The run's end the add names (``wild=low``/``high``) in cards: what a
+        player must see to choose between two ends.
+        """
+        if action.kind != "add" or action.end is None:
+            return None
+        meld = self._resolve(action)[1]
+        assert meld is not None
+        slots = meld.slots()
+        slot = slots[0] if action.end == "low" else slots[-1]
+        return slot if slot >= 0 else None
+
     def _resolve(self, action: Action) -> tuple[Action, Meld | None]:
         """The canonical form of a meld or add and the meld it leaves on the table (R7..R14)."""
         kind = action.kind
@@ -509,10 +523,9 @@ class Deal(DealState):
             return action, None
         melds = self.melds[self.rules.team_of[self.to_move]]
         if not 0 <= action.meld < len(melds):
-            have = f"melds 1..{len(melds)}" if melds else "no melds yet"
-            raise IllegalActionError(
-                "R12", f"add {action.meld + 1}: your team has {have}; cards go only onto your team's melds"
-            )
+            if not melds:
+                raise IllegalActionError("R12", "add_no_melds", number=action.meld + 1)
+            raise IllegalActionError("R12", "add_no_such_meld", number=action.meld + 1, count=len(melds))
         option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
         return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
 
@@ -530,68 +543,54 @@ class Deal(DealState):
         canonical, meld = self._resolve(action)
         assert meld is not None
         if not self._wilds_ok(team) and _places_a_wild(canonical, meld, self.rules):
-            raise IllegalActionError("wild_melds", "finish your wild-card meld before using wilds elsewhere")
+            raise IllegalActionError("wild_melds", "wild_meld_first")
         if not self._rest_ok(canonical):
             self._refuse_rest(canonical)
         minimum = self._opening_minimum(team)
         if minimum and not self._opening_ok(canonical):
-            raise IllegalActionError(
-                "opening_minimums",
-                f"your team's first melding must be worth {minimum} points, and these cards cannot reach it this turn",
-            )
+            raise IllegalActionError("opening_minimums", "opening_unreachable", minimum=minimum)
         return canonical, meld
 
     def _check_turn(self, action: Action) -> None:
         """What comes before the rules of melds: the deal goes on, it is the time to play cards, and they are held."""
         if self.ended_by is not None:
-            raise IllegalActionError("R22" if self.ended_by == Ending.CLOSURE else "R23", "the deal is over")
+            raise IllegalActionError("R22" if self.ended_by == Ending.CLOSURE else "R23", "deal_over")
         kind = action.kind
         _check_shape(action)
         if kind in ("draw", "take", "pass"):
             return
         if self.phase != _PLAY:
-            raise IllegalActionError("R15", f"{kind}: first draw from the stock or take the discard pile")
+            raise IllegalActionError("R15", "draw_first")
         counts = self.hands[self.to_move]
         need = counts_of(action.cards)
         for code in set(action.cards):
             if need[code] > counts[code]:
-                raise IllegalActionError("R15", f"you do not hold {'enough ' if counts[code] else ''}{NAMES[code]}")
+                raise IllegalActionError("R15", "not_enough_held" if counts[code] else "not_held", card=NAMES[code])
 
     def _check_draw(self, kind: str) -> None:
         if self.phase != _DRAW:
-            raise IllegalActionError("R15", f"{kind}: this turn has had its draw; meld, add or discard")
+            raise IllegalActionError("R15", "drawn_already")
         if kind == "draw" and not self.stock_count:
-            raise IllegalActionError("R23", "the stock is empty: take the discard pile or pass")
+            raise IllegalActionError("R23", "stock_empty")
         if kind == "pass":
             if self.stock_count:
-                raise IllegalActionError("R23", "pass only when the stock is empty; draw or take")
+                raise IllegalActionError("R23", "pass_with_stock")
             if self.rules.stock_out == StockOut.TAKE_IF_ABLE and self.discard and self._take_ok():
-                raise IllegalActionError("stock_out", "with the stock empty, take the discard pile while you can")
+                raise IllegalActionError("stock_out", "take_while_you_can")
         if kind == "take":
             if not self.discard:
-                raise IllegalActionError("R15", "the discard pile is empty")
+                raise IllegalActionError("R15", "pile_empty")
             if self.rules.take_rule == TakeRule.TOP_CARD and not self._top_card_fits(self.to_move):
-                raise IllegalActionError(
-                    "take_rule",
-                    "take the pile only if its top card extends your team's meld or melds with two naturals",
-                )
+                raise IllegalActionError("take_rule", "top_card_does_not_fit")
             if not self._take_ok():
-                raise IllegalActionError(
-                    "R30",
-                    f"after taking the single {card_name(self.discard[0])} you could not finish the turn"
-                    " (R16 bars discarding it)",
-                )
+                raise IllegalActionError("R30", "single_take_stuck", card=card_name(self.discard[0]))
 
     def _check_discard(self, card: int, team: int) -> None:
         if card == self.took_single:
-            raise IllegalActionError(
-                "R16", f"you took the single card {NAMES[card]} from the pile: it and its copy stay in hand this turn"
-            )
+            raise IllegalActionError("R16", "single_taken_stays", card=NAMES[card])
         minimum = self._opening_minimum(team)
         if minimum and 0 < self.opening_value < minimum:
-            raise IllegalActionError(
-                "opening_minimums", f"your team's first melding is worth {self.opening_value}; it needs {minimum}"
-            )
+            raise IllegalActionError("opening_minimums", "opening_short", value=self.opening_value, minimum=minimum)
         if self.sizes[self.to_move] > 1 or self._may_empty_by_discard():
             return
         self._refuse_emptying()
@@ -604,29 +603,20 @@ class Deal(DealState):
         reserve = self.reserves[team]
         if reserve is not None:
             if rules.closure_by == ClosureBy.RESERVE_TAKER and reserve.seat != seat:
-                raise IllegalActionError(
-                    "closure_by", "only your partner, who took your team's reserve, may go out; keep a card"
-                )
+                raise IllegalActionError("closure_by", "partner_goes_out")
             if by_meld and not rules.meld_out:
-                raise IllegalActionError(
-                    "R22", "with your team's reserve taken, go out by discarding, never by melding"
-                )
+                raise IllegalActionError("R22", "out_by_discard")
             if self.biribas[team] < rules.closure_biribas:
-                self._refuse_biribas(rules.cite("R22", "closure_biribas"), "going out needs", rules.closure_biribas)
+                self._refuse_biribas(rules.cite("R22", "closure_biribas"), "out_needs_biribas", rules.closure_biribas)
             if self.took_with_one and not rules.single_take_closure:
-                raise IllegalActionError(
-                    "single_take_closure",
-                    "you held one card and took the pile's single card: you may not go out this turn",
-                )
-            raise IllegalActionError("closure_run_and_set", "going out also needs a run and a set on your team's table")
+                raise IllegalActionError("single_take_closure", "single_take_no_out")
+            raise IllegalActionError("closure_run_and_set", "out_needs_run_and_set")
         if rules.reserve_access == ReserveAccess.FIRST_BIRIBA:
-            raise IllegalActionError(
-                "reserve_access", "your reserve comes with your team's first biriba; until you have it, keep a card"
-            )
+            raise IllegalActionError("reserve_access", "reserve_with_first_biriba")
         if self.biribas[team] < rules.reserve_biribas:
             rule = rules.cite("R18" if by_meld else "R21", "reserve_biribas")
-            self._refuse_biribas(rule, "your hand may empty only when your team has", rules.reserve_biribas)
-        raise IllegalActionError("R20", "no reserve packet is left for your team")
+            self._refuse_biribas(rule, "empty_needs_biribas", rules.reserve_biribas)
+        raise IllegalActionError("R20", "no_reserve_left")
 
     def _refuse_biribas(self, rule: str, needs: str, count: int) -> None:
         """Too few biribas: name the option that keeps a long meld of the team from counting.
@@ -636,17 +626,15 @@ class Deal(DealState):
         """
         rules = self.rules
         team = rules.team_of[self.to_move]
-        reason = f"{needs} {_biribas(count)} on your team's table"
+        reason = IllegalActionError(rule, needs, count=count)
         melds = self.melds[team]
         if any(isinstance(m, SetMeld) and m.size >= rules.biriba_size and not is_biriba(m, rules) for m in melds):
-            kinds = "runs and sets of aces" if rules.set_biribas == SetBiribas.ACES else "runs"
-            raise IllegalActionError("set_biribas", f"{reason}, and under these rules only {kinds} are biribas")
+            only = "only_runs_and_aces_are_biribas" if rules.set_biribas == SetBiribas.ACES else "only_runs_are_biribas"
+            raise IllegalActionError("set_biribas", only, why=reason)
         classic_size = CLASSIC.biriba_size
         if rules.biriba_size > classic_size and any(classic_size <= m.size < rules.biriba_size for m in melds):
-            raise IllegalActionError(
-                "biriba_size", f"{reason}, and under these rules a biriba has at least {rules.biriba_size} cards"
-            )
-        raise IllegalActionError(rule, reason)
+            raise IllegalActionError("biriba_size", "biriba_is_longer", why=reason, count=rules.biriba_size)
+        raise reason
 
     def _refuse_rest(self, action: Action) -> None:
         """Say which of R17..R22, R30 a meld or add breaks by what it leaves in hand."""
@@ -660,17 +648,15 @@ class Deal(DealState):
         if k == 1:
             took = self.took_single
             if took >= 0 and trial.hands[seat][took]:
-                raise IllegalActionError("R17", f"your last card would be the single {card_name(took)} you took (R16)")
+                raise IllegalActionError("R17", "last_card_single", card=card_name(took))
             try:  # the last card's discard would have to go out or take the reserve: say why it may not
                 trial._refuse_emptying()
             except IllegalActionError as why:
                 if trial.reserves[team] is not None or not why.rule.startswith("R"):
-                    goal = "go out" if trial.reserves[team] is not None else "take your reserve"
-                    raise IllegalActionError(
-                        why.rule, f"keep at least 2 cards, as your last one could not {goal}: {why.reason}"
-                    ) from None
-            raise IllegalActionError("R17", "keep at least 2 cards: one to discard, one to keep")
-        raise IllegalActionError("R30", "afterwards every card in your hand would be barred from the discard (R16)")
+                    keep = "keep_two_to_go_out" if trial.reserves[team] is not None else "keep_two_for_reserve"
+                    raise IllegalActionError(why.rule, keep, why=why) from None
+            raise IllegalActionError("R17", "keep_two")
+        raise IllegalActionError("R30", "all_barred")
 
     # ------------------------------------------------------------- playing
     def apply(self, action: Action, check: bool = True) -> Outcome:
@@ -993,12 +979,12 @@ def _check_shape(action: Action) -> None:
     """Refuse an :class:`Action` built by hand with the wrong parts for its kind (R15)."""
     kind, cards, slots, _meld, end = action
     if kind not in ("draw", "take", "pass", "meld", "add", "discard"):
-        raise IllegalActionError("R15", f"unknown action kind {kind!r}")
+        raise IllegalActionError("R15", "unknown_action", action=repr(kind))
     wanted = {"draw": 0, "take": 0, "pass": 0, "discard": 1}.get(kind, len(cards) or 1)
     if len(cards) != wanted or len(slots) not in (0, len(cards)):
-        raise IllegalActionError("R15", f"a {kind} with {len(cards)} cards and {len(slots)} slots is malformed")
+        raise IllegalActionError("R15", "malformed", action=kind, count=len(cards), slots=len(slots))
     if end not in (None, "low", "high") or (end is not None and kind != "add"):
-        raise IllegalActionError("R13", f"a wild's end is 'low' or 'high', on an add only, not {end!r}")
+        raise IllegalActionError("R13", "bad_end", end=repr(end))
 
 
 def _places_a_wild(action: Action, meld: Meld, rules: Rules) -> bool:

@@ -6,6 +6,8 @@ Every refusal names the rule it enforces (an id of ``docs/rules.md`` such as
 
 from __future__ import annotations
 
+from .reasons import say
+
 
 class BiribaError(ValueError):
     """Base class of every error the package raises on bad input."""
@@ -18,14 +20,31 @@ class NotationError(BiribaError):
 class IllegalActionError(BiribaError):
     """A well-formed action that the rules forbid in the current state.
 
-    ``rule`` is the id of the broken rule (``"R16"``) and ``reason`` the
-    explanation without it; ``str(error)`` is ``"R16: reason"``.
+    ``rule`` is the id of the broken rule (``"R16"``), ``key`` and ``params``
+    the reason as data (a template of :data:`biriba.reasons.REASONS` and its
+    parameters, JSON-ready, so that a front end can say it in any language),
+    ``reason`` the same in English; ``str(error)`` is ``"R16: reason"``.
+    A parameter may be another refusal: its reason is kept as
+    ``{"key", "params"}``.
     """
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}")
+    def __init__(self, rule: str, key: str, /, **params: object) -> None:
         self.rule = rule
-        self.reason = reason
+        self.key = key
+        self.params: dict[str, object] = {
+            name: {"key": value.key, "params": value.params} if isinstance(value, IllegalActionError) else value
+            for name, value in params.items()
+        }
+        self.reason = say(key, self.params)
+        super().__init__(f"{rule}: {self.reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by rule, key and parameters (a bot's worker process may raise it)."""
+        return (_refusal, (self.rule, self.key, self.params))
+
+
+def _refusal(rule: str, key: str, params: dict[str, object]) -> IllegalActionError:
+    return IllegalActionError(rule, key, **params)
 
 
 class InvalidPositionError(BiribaError):

@@ -72,7 +72,7 @@ def agent_turn(deal: Deal, agent: Agent) -> Outcome:
     legal = list(deal.legal_actions())
     action = agent.choose(deal.view_for(seat), legal)
     if not any(a is action for a in legal) and action not in legal:
-        raise IllegalActionError("R15", f"the agent of seat {seat} chose {action}, which is not a legal action")
+        raise IllegalActionError("R15", "agent_illegal", seat=seat, action=str(action))
     return deal.apply(action, check=False)
 
 
@@ -153,9 +153,9 @@ class Table:
         """
         deal = self.match.current
         if deal is None:
-            raise IllegalActionError("R15", "no deal is in progress")
+            raise IllegalActionError("R15", "no_deal")
         if seat != deal.to_move:
-            raise IllegalActionError("R15", f"it is seat {deal.to_move}'s turn, not seat {seat}'s")
+            raise IllegalActionError("R15", "not_your_turn", seat=deal.to_move, asked=seat)
         if isinstance(action, str):
             action = deal.parse_action(action)
         return self._played(deal, deal.apply(action))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import JOKER, is_two, parse_card, rank_of, suit_of
+from ..cards import JOKER, format_cards, is_two, parse_card, rank_of, suit_of
 from ..errors import NotationError
 from ..rules import Rules
 from .explain import too_many_wilds
@@ -67,7 +67,7 @@ def _table_set(cards: list[int], rules: Rules) -> SetMeld:
     if rank_of(naturals[0]) == 1 and rules.twos_wild:
         raise NotationError("there is no set of twos while twos are wild (R7)")
     if len(wilds) > rules.max_wilds(len(naturals)):
-        raise NotationError(str(too_many_wilds(rules, "set", len(naturals), len(wilds))))
+        raise NotationError(str(too_many_wilds(rules, "set", len(naturals), len(wilds), format_cards(cards))))
     if len(cards) < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R7)")
     return SetMeld(rank_of(naturals[0]), naturals, wilds)
@@ -122,7 +122,7 @@ def _table_run(cards: list[int], slots: list[int], rules: Rules) -> RunMeld:
         raise NotationError("twos are not wild under these rules (R6)")
     naturals = best.size - len(best.wilds)
     if len(best.wilds) > rules.max_wilds(naturals):
-        raise NotationError(str(too_many_wilds(rules, "run", naturals, len(best.wilds))))
+        raise NotationError(str(too_many_wilds(rules, "run", naturals, len(best.wilds), best.text())))
     if best.size < rules.min_meld:
         raise NotationError(f"a meld has at least {rules.min_meld} cards (R8)")
     return best

@@ -464,12 +464,9 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_text(json.dumps(message))
 
-    async def error(self, code: str, message: str, rule: str | None = None) -> None:
-        self.metrics.refused.labels(code).inc()
-        body = {"type": "error", "code": code, "message": message}
-        if rule:
-            body["rule"] = rule
-        await self.send(body)
+    async def error(self, refusal: TableError) -> None:
+        self.metrics.refused.labels(refusal.code).inc()
+        await self.send(refusal.message())
 
     async def run(self) -> None:
         try:
@@ -496,12 +493,12 @@ class Connection:
             if message is None:
                 continue
             if not isinstance(message, Join):
-                await self.error("not_joined", 'join first: {"type": "join", "token": ..., "since": 0}')
+                await self.error(TableError("not_joined", 'join first: {"type": "join", "token": ..., "since": 0}'))
                 continue
             try:
                 seat = self.live.seat_of(message.token)
             except TableError as exc:
-                await self.error(exc.code, str(exc))
+                await self.error(exc)
                 await self.websocket.close(BAD_TOKEN, "bad token")
                 raise WebSocketDisconnect(BAD_TOKEN) from None
             self.client = Client(seat, self.send, sent=min(message.since, self.live.version), name=message.name)
@@ -518,27 +515,27 @@ class Connection:
             self.recent.popleft()
         if len(self.recent) > RATE:
             if len(self.recent) == RATE + 1:
-                await self.error("rate_limited", f"more than {RATE} messages in a second: dropped")
+                await self.error(TableError("rate_limited", f"more than {RATE} messages in a second: dropped"))
             return None
         text = raw.get("text")
         if text is None:
-            await self.error("bad_message", "messages are JSON text frames, not binary")
+            await self.error(TableError("bad_message", "messages are JSON text frames, not binary"))
             return None
         if len(text.encode()) > MAX_MESSAGE:
-            await self.error("too_large", f"a message is at most {MAX_MESSAGE} bytes")
+            await self.error(TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
             return None
         try:
             return MESSAGES.validate_json(text)
         except ValidationError as exc:
             errors = exc.errors()
             if any(e["type"] == "json_invalid" for e in errors):
-                await self.error("bad_message", "not JSON")
+                await self.error(TableError("bad_message", "not JSON"))
             elif any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
-                await self.error("bad_message", 'a message is a JSON object with a "type"')
+                await self.error(TableError("bad_message", 'a message is a JSON object with a "type"'))
             elif any(e["type"] == "union_tag_invalid" for e in errors):
-                await self.error("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}")
+                await self.error(TableError("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}"))
             else:
-                await self.error("bad_message", refusal(errors))
+                await self.error(TableError("bad_message", refusal(errors)))
             return None
 
     async def handle(self, message: Any) -> None:
@@ -571,9 +568,9 @@ class Connection:
             else:
                 raise TableError("bad_message", "already joined")
         except TableError as exc:
-            await self.error(exc.code, str(exc), exc.rule)
+            await self.error(exc)
         except BiribaError as exc:
-            await self.error("illegal", str(exc))
+            await self.error(TableError.illegal(exc))
 
     def pace(self, kind: str, every: float) -> None:
         """At most one ``kind`` of request every ``every`` seconds from this connection."""

@@ -54,11 +54,40 @@ LOG = logging.getLogger("biriba.server")
 class TableError(BiribaError):
     """A request the table refuses; ``code`` is the protocol's error code (its HTTP status in :data:`STATUS`)."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        retry_after: float | None = None,
+        reason: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
         self.retry_after = retry_after
+        self.reason = reason
+
+    @classmethod
+    def illegal(cls, exc: BiribaError) -> TableError:
+        """The engine's refusal: its rule, and its reason as data for the page to say in the player's language."""
+        if isinstance(exc, IllegalActionError):
+            return cls("illegal", str(exc), exc.rule, reason=refusal_reason(exc))
+        return cls("illegal", str(exc), "notation")
+
+    def message(self) -> dict[str, Any]:
+        """The protocol's ``error`` message."""
+        body: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if self.rule:
+            body["rule"] = self.rule
+        if self.reason:
+            body["reason"] = self.reason
+        return body
+
+
+def refusal_reason(exc: IllegalActionError) -> dict[str, Any]:
+    """A refusal's reason as the protocol sends it: ``{"key", "params"}`` (see :mod:`biriba.reasons`)."""
+    return {"key": exc.key, "params": exc.params}
 
 
 #: The HTTP status of each refusal's code (anything else is 400).
@@ -201,9 +230,15 @@ class LiveTable:
                     "breakdown": list(result.breakdown),
                 }
             )
-        legal = []
+        legal: list[str] = []
+        wild_to: dict[str, str] = {}
         if deal is not None and not deal.is_over:
-            legal = sorted(str(a) for a in deal.legal_actions())
+            actions = list(deal.legal_actions())
+            legal = sorted(str(a) for a in actions)
+            for action in actions:
+                slot = deal.displaced_to(action)
+                if slot is not None:
+                    wild_to[str(action)] = NAMES[slot]
         return {
             "version": self.version,
             "table": self.info(),
@@ -213,6 +248,7 @@ class LiveTable:
             "clock": self.clock_left(),
             "winners": list(match.winners) if match.winners is not None else None,
             "legal": legal,
+            "wild_to": wild_to,
         }
 
     def state_for(self, client: Client, shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -235,6 +271,7 @@ class LiveTable:
             "table": shared["table"],
             "view": deal.view_for(seat).to_json() if deal is not None else None,
             "legal": shared["legal"] if mover else [],
+            "wild_to": shared["wild_to"] if mover else {},
             "events": events,
             "result": shared["result"],
             "board": shared["board"],
@@ -285,10 +322,8 @@ class LiveTable:
                 raise TableError("stale", f"the table has moved on (version {self.version}, yours {version})")
             try:
                 event = self.table.play(deal.to_move, text)
-            except IllegalActionError as exc:
-                raise TableError("illegal", str(exc), exc.rule) from None
-            except NotationError as exc:
-                raise TableError("illegal", str(exc), "notation") from None
+            except (IllegalActionError, NotationError) as exc:
+                raise TableError.illegal(exc) from None
             await self._committed(event)
         self.kick.set()
 
@@ -321,10 +356,10 @@ class LiveTable:
             answer: dict[str, Any] = {"type": "explained", "action": text, "version": self.version}
             try:
                 deal.check(deal.parse_action(text))
-            except IllegalActionError as exc:
-                return {**answer, "legal": False, "message": str(exc), "rule": exc.rule}
-            except NotationError as exc:
-                return {**answer, "legal": False, "message": str(exc), "rule": "notation"}
+            except (IllegalActionError, NotationError) as exc:
+                refusal = TableError.illegal(exc).message()
+                del refusal["type"], refusal["code"]
+                return {**answer, "legal": False, **refusal}
             return {**answer, "legal": True}
 
     async def hint(self, seat: int | None) -> dict[str, Any]:

@@ -1,8 +1,11 @@
 // The HTTP API (docs/protocol.md) and what the page keeps in localStorage.
 
+import { refusalWords } from "./words.js";
+
+/** A refused request: its message in the reader's language (refusalWords), its HTTP status, code and rule. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.error) || `HTTP ${status}`);
+    super((body && refusalWords(body)) || `HTTP ${status}`);
     this.status = status;
     this.rule = body && body.rule;
     this.code = body && body.code;

@@ -1,6 +1,7 @@
 // The catalogs of words: every user-visible string comes from i18n/<lang>.json.
 // Keys are flat ("lobby.title"); {name} is a placeholder; a key with "_one"
-// appended is used when the placeholder n is 1 (the same rule in en, el, it).
+// appended is used when the placeholder n is 1 (the same rule in en, el, it);
+// {name|one|other} picks its words by the count in a sentence of several.
 
 export const LANGUAGES = { en: "English", el: "Ελληνικά", it: "Italiano" };
 const STORAGE_KEY = "biriba.lang";
@@ -63,5 +64,18 @@ export function t(key, params = {}) {
     text = catalog[key] ?? fallback[key];
   }
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return fill(text, params);
+}
+
+/**
+ * A template's placeholders filled: {name} by params.name, {name|one|other}
+ * by the words for 1 or for any other count, # standing for the number
+ * ("{count|a biriba|# biribas}"; the engine's reasons use it, biriba/reasons.py).
+ */
+function fill(text, params) {
+  return text.replace(/\{(\w+)(?:\|([^|}]*)\|([^|}]*))?\}/g, (whole, name, one, other) => {
+    if (!(name in params)) return whole;
+    if (one === undefined) return String(params[name]);
+    return (Number(params[name]) === 1 ? one : other).replaceAll("#", String(params[name]));
+  });
 }

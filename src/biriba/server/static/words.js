@@ -1,11 +1,12 @@
 // Sentences built from the catalog with live parts: a placeholder may be
 // filled by text, a DOM node, or a list of card tokens (drawn as coloured
 // card text).  eventWords() tells what happened, in the reader's language;
-// meldWords() what a meld on the table is.
+// meldWords() what a meld on the table is; refusalWords() why something was
+// refused (the engine's reason, or the server's code).
 
-import { cardsInline, cardsPlain } from "./cards.js";
+import { cardsInline, cardsPlain, cardText } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** A catalog entry as DOM: {cards} placeholders given arrays of tokens become coloured cards. */
 export function tnode(key, params = {}) {
@@ -151,4 +152,38 @@ export function meldWords(info) {
   const clean = info.clean ? "clean" : "dirty";
   if (info.kind === "run" && info.size === 13) return t(`meld.${clean}_13`);
   return t(`meld.${clean}_biriba`, { kind: t(`meld.${info.kind}`, { n: info.size }) });
+}
+
+/** One parameter of the engine's reason in words, by what its name says it holds (biriba/reasons.py). */
+function reasonParam(name, value) {
+  if (value !== null && typeof value === "object") return reasonWords(value);
+  if (name === "card" || name === "slot" || name === "two") return cardText(value);
+  if (name === "cards" || name === "meld") return cardsPlain(String(value).split(" "));
+  if (name === "rank") return t(`ranks.${value}`);
+  if (name === "suit") return t(`suit.${value}`);
+  if (name === "kind" || name === "end") return t(`word.${value}`);
+  return value;
+}
+
+/** The engine's reason for a refusal ({key, params}) in the reader's language, or null if the catalog lacks it. */
+export function reasonWords(reason) {
+  if (!reason || !has(`reason.${reason.key}`)) return null;
+  const params = {};
+  for (const [name, value] of Object.entries(reason.params || {})) {
+    params[name] = reasonParam(name, value);
+    if (params[name] === null) return null;
+  }
+  return t(`reason.${reason.key}`, params);
+}
+
+/**
+ * A refusal ({code, message, reason}: an `error` message or an HTTP error's
+ * body) in words: the engine's reason or the server's code in the reader's
+ * language, else the message as the server wrote it.
+ */
+export function refusalWords(refusal) {
+  const reason = reasonWords(refusal.reason);
+  if (reason !== null) return reason;
+  if (refusal.code && has(`error.code.${refusal.code}`)) return t(`error.code.${refusal.code}`);
+  return String(refusal.message || refusal.error || refusal.code || "");
 }

@@ -7,6 +7,7 @@ import { storeMutes } from "../api.js";
 import { clear, h, put } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
+import { refusalWords } from "../words.js";
 import * as M from "./model.js";
 
 /** How long a bubble stays by the speaker's name, and the pause the server asks between two lines. */
@@ -76,7 +77,7 @@ export function chatError(ctx, message) {
   const { S } = ctx;
   if (!S.saidAt || Date.now() - S.saidAt > 3000) return false;
   if (message.code === "rate_limited") S.chatNote = t("chat.wait");
-  else if (message.code === "chat" || message.code === "spectator" || message.code === "bad_message") S.chatNote = message.message || message.code;
+  else if (message.code === "chat" || message.code === "spectator" || message.code === "bad_message") S.chatNote = refusalWords(message);
   else return false;
   return true;
 }

@@ -3,7 +3,7 @@
 // goes to, which meld to add to), and the question before a risky discard.
 
 import { setPref } from "../api.js";
-import { cardText, placed, rankIndex, suitOf } from "../cards.js";
+import { cardText, placed } from "../cards.js";
 import { $ } from "../dom.js";
 import { t } from "../i18n.js";
 import { meldWords } from "../words.js";
@@ -33,29 +33,6 @@ function offerChoices(ctx, title, items) {
   if (first) first.focus({ preventScroll: true });
 }
 
-/**
- * Where the wild an add displaces goes: the slot below or above the run once
- * the cards are on (the run's suit from its cards: a natural card's own, a
- * wild's slot's), or null.
- */
-export function endSlot(S, p) {
-  const team = M.teamOf(S, S.me);
-  const tokens = M.teamMelds(S, team)[p.meld - 1];
-  const info = M.teamBoard(S, team).melds[p.meld - 1];
-  if (!tokens || !info || info.kind !== "run") return null;
-  const cards = tokens.map(placed);
-  const natural = cards.find((c) => !c.slot && c.card !== "JK");
-  const slotted = cards.find((c) => c.slot);
-  const suit = natural ? suitOf(natural.card) : slotted ? suitOf(slotted.slot) : null;
-  if (!suit) return null;
-  const codes = [...tokens, ...p.tokens].map(placed).map((c) => c.slot || c.card).filter((c) => c !== "JK" && suitOf(c) === suit);
-  let positions = codes.map((c) => rankIndex(c) + 1);
-  if (positions.includes(13) && positions.includes(1) && !positions.includes(2)) positions = positions.map((x) => (x === 1 ? 14 : x));
-  const at = p.end === "low" ? Math.min(...positions) - 1 : Math.max(...positions) + 1;
-  if (at < 1 || at > 14) return null;
-  return "A23456789TJQKA"[at - 1] + suit;
-}
-
 /** The words that tell one legal action from the others with the same cards. */
 export function choiceWords(S, p) {
   const words = [];
@@ -70,7 +47,7 @@ export function choiceWords(S, p) {
       const displaced = tokens.map(placed).find((c) => c.slot && p.cards.includes(c.slot));
       if (displaced) wild = cardText(displaced.card);
     }
-    const slot = endSlot(S, p);
+    const slot = S.state && S.state.wild_to ? S.state.wild_to[p.text] : null;
     if (slot) words.push(t(p.end === "low" ? "choice.end_low_at" : "choice.end_high_at", { wild, slot: cardText(slot) }));
     else words.push(t(p.end === "low" ? "choice.end_low" : "choice.end_high", { wild }));
   }

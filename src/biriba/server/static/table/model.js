@@ -5,7 +5,7 @@
 
 import { sortHand } from "../cards.js";
 import { has as hasWords, t } from "../i18n.js";
-import { actionParts } from "../words.js";
+import { actionParts, refusalWords } from "../words.js";
 
 /** The most events the log keeps. */
 export const LOG_LIMIT = 300;
@@ -314,9 +314,13 @@ export function ruleTitle(rule) {
   return rule && hasWords(`rule.${rule}`) ? t(`rule.${rule}`) : "";
 }
 
-/** A refusal in words: "R16 · <title>: <the engine's reason>" (the rule id and title first, in every language). */
-export function ruleText(rule, message) {
-  let reason = String(message || "");
+/**
+ * A refusal in words: "R16 · <title>: <the engine's reason>" (the rule id and
+ * title first), all in the reader's language (refusalWords).
+ */
+export function ruleText(refusal) {
+  let reason = refusalWords(refusal);
+  const rule = refusal.rule;
   if (!rule || rule === "notation") return reason;
   if (reason.startsWith(`${rule}: `)) reason = reason.slice(rule.length + 2);
   const title = ruleTitle(rule);
@@ -326,9 +330,7 @@ export function ruleText(rule, message) {
 /** Take an `error` message in: the refusal's words, shown until the next change. */
 export function applyError(S, message) {
   S.pending = null;
-  let text = message.message || message.code || "";
-  if (message.code === "stale") text = t("error.stale");
-  else if (message.rule) text = ruleText(message.rule, text);
+  const text = ruleText(message);
   S.error = { text, code: message.code, rule: message.rule || null };
   return text;
 }
@@ -356,7 +358,7 @@ export function applyExplained(S, message) {
     version: message.version,
     legal: !!message.legal,
     rule: message.rule || null,
-    text: message.legal ? "" : ruleText(message.rule, message.message),
+    text: message.legal ? "" : ruleText(message),
   };
   return true;
 }
@@ -388,7 +390,7 @@ export function applyHint(S, message) {
 export function applyHintError(S, message) {
   if (!S.hint || !S.hint.pending) return false;
   if (!["rate_limited", "not_your_turn", "no_deal", "spectator"].includes(message.code)) return false;
-  S.hint = { note: message.code === "rate_limited" ? t("hint.wait") : message.message || message.code, version: S.state ? S.state.version : null };
+  S.hint = { note: message.code === "rate_limited" ? t("hint.wait") : refusalWords(message), version: S.state ? S.state.version : null };
   return true;
 }
 
