@@ -163,10 +163,15 @@ class Player:
                 return message
 
     async def play(self, rng: random.Random, stop: Callable[[dict[str, Any]], bool], act_delay: float = 0.0) -> int:
-        """Answer every turn with a random legal action until ``stop(state)``; returns the actions sent."""
+        """Answer every turn with a random legal action until ``stop(state)``; returns the actions sent.
+
+        The last state received (by :meth:`until`, say) is answered first: it may be this player's turn.
+        """
         sent = 0
+        waiting = self.state
         while True:
-            message = await self.receive(60)
+            message = waiting or await self.receive(60)
+            waiting = None
             if message["type"] != "state":
                 continue
             if stop(message):

@@ -159,6 +159,12 @@ def test_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "target" in out and "5000" in out
 
 
+def test_D36_rules_shows_the_idle_round_guard_and_its_table_default(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    line = next(line for line in out.splitlines() if line.strip().startswith("idle_rounds"))
+    assert code == 0 and "D36" in line and "web and terminal tables: 2" in line and "0 to 10" in line
+
+
 def test_console_script_is_installed() -> None:
     exe = Path(sys.executable).with_name("biriba")
     done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=False)

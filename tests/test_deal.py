@@ -12,8 +12,9 @@ from biriba.actions import Action
 from biriba.cards import NAMES, counts_of, full_deck, parse_card, parse_cards
 from biriba.deal import Deal
 from biriba.errors import IllegalActionError, InvalidPositionError
+from biriba.records import position_from_json, position_to_json
 from biriba.rules import CLASSIC
-from biriba.terms import Reserve
+from biriba.terms import Ending, Reserve
 from helpers import play, position, texts
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"  # a clean 7-card run of spades
@@ -374,6 +375,61 @@ def test_R23_simulations_cap_a_deal_and_report_it_as_capped() -> None:
     while not deal.is_over:
         deal.apply(rng.choice(list(deal.legal_actions())))
     assert deal.ended_by == "capped" and deal.turn == 6
+
+
+# ------------------------------------------------------------------ D36
+IDLE = CLASSIC.replace(idle_rounds=1)
+
+
+def idle_turn(deal: Deal) -> None:
+    """Take the pile and discard, melding nothing: a turn that changes nothing on the table."""
+    play(deal, "take")
+    play(deal, next(t for t in texts(deal) if t.startswith("discard")))
+
+
+def test_D36_a_whole_round_on_an_empty_stock_with_no_meld_or_add_ends_the_deal_as_passes_do() -> None:
+    deal = position({0: "9C QD"}, phase="draw", stock=0, discard="KH", rules=IDLE)
+    for turn in range(1, 4):
+        idle_turn(deal)
+        assert deal.idle_turns == turn and not deal.is_over
+        assert deal.view_for(turn).idle_turns == turn  # every seat sees the count
+        assert deal.view_for(turn).idle_turns_left() == 4 - turn
+    idle_turn(deal)
+    assert deal.ended_by == Ending.IDLE and deal.is_over and deal.idle_turns_left() is None
+    assert all(b["going_out"] == 0 for b in deal.result().breakdown)
+
+
+def test_D36_a_meld_or_add_starts_the_count_again_and_a_pass_is_idle() -> None:
+    deal = position({0: "9C QD"}, phase="draw", stock=0, discard="KH", rules=IDLE)
+    play(deal, "pass")
+    idle_turn(deal)
+    idle_turn(deal)
+    assert deal.idle_turns == 3
+    play(deal, "take")
+    play(deal, next(t for t in texts(deal) if t.startswith("meld")))
+    assert deal.idle_turns == 0
+    play(deal, next(t for t in texts(deal) if t.startswith("discard")))
+    assert not deal.is_over and deal.idle_turns == 0
+
+
+def test_D36_the_turn_that_draws_the_last_stock_card_is_not_counted_and_0_never_ends() -> None:
+    deal = position({0: "9C QD"}, phase="draw", stock=1, rules=IDLE)
+    play(deal, "draw", "discard 9C")
+    assert deal.idle_turns == 0
+    endless = position({0: "9C QD"}, phase="draw", stock=0, discard="KH")
+    for _ in range(40):
+        idle_turn(endless)
+    assert not endless.is_over and endless.idle_turns == 40
+
+
+def test_D36_the_count_is_part_of_a_position() -> None:
+    deal = position({0: "9C QD"}, phase="draw", stock=0, discard="KH", rules=IDLE)
+    idle_turn(deal)
+    again = position_from_json(position_to_json(deal))
+    assert again.idle_turns == 1 and position_to_json(deal)["idle_turns"] == 1
+    for _ in range(3):
+        idle_turn(again)
+    assert again.ended_by == Ending.IDLE
 
 
 # ------------------------------------------------------------------ R30

@@ -14,6 +14,7 @@ from biriba.rules import (
     OPTION_LENGTHS,
     OPTION_LIMITS,
     PRESETS,
+    TABLE_IDLE_ROUNDS,
     Bonus,
     CardValues,
     Rules,
@@ -126,3 +127,14 @@ def test_D35_the_docs_list_the_limits_the_rules_module_states() -> None:
         assert f"| `{option}` | {range_words(option)}{extra} |" in text, option
     listed = re.findall(r"^\| `([a-z_]+)` \| (?:each number )?-?\d+ to \d+", text, re.MULTILINE)
     assert listed == list(OPTION_LIMITS)
+
+
+def test_D36_tables_with_people_end_idle_deals_unless_their_options_say_otherwise() -> None:
+    assert CLASSIC.idle_rounds == 0 and all(p.idle_rounds == 0 for p in PRESETS.values())  # as the seeds say
+    table = CLASSIC.at_table()
+    assert table.idle_rounds == TABLE_IDLE_ROUNDS == 2 and table.name == "classic*"
+    assert table.idle_turns_to_end == 8
+    assert PRESETS["italian"].at_table().idle_rounds == 2
+    assert CLASSIC.replace(idle_rounds=0).at_table(["idle_rounds"]).idle_rounds == 0  # turned off on purpose
+    assert CLASSIC.replace(idle_rounds=3).at_table().idle_rounds == 3
+    assert PRESETS["kozi"].at_table() is PRESETS["kozi"]  # its deal ends with the stock anyway

@@ -7,12 +7,15 @@ import re
 
 import pytest
 
-from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, make_bot
+from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, GreedyBot, RandomBot, make_bot
+from biriba.bots.base import StockOutMemory
 from biriba.bots.search import PerfectBot, SearchBot
 from biriba.deal import Deal
 from biriba.knowledge import determinize
+from biriba.records import position_from_json, position_to_json
 from biriba.rules import PRESETS
 from biriba.table import agent_turn
+from helpers import position
 from test_knowledge import midgame
 
 
@@ -95,3 +98,56 @@ def test_a_rollout_counts_cards_in_hand_only_once_the_deal_is_over() -> None:
         deal.apply(next(iter(deal.legal_actions())))
     final = deal.result().team_scores
     assert SearchBot(0).rollout(deal, seat) == final[team] - max(s for t, s in enumerate(final) if t != team)
+
+
+# ----------------------------------------------------------- every deal ends
+def stock_out_endgame(seed: str) -> Deal:
+    """A deal played at random to its empty stock, at the start of a turn (benchmarks/stock_out_loops.py)."""
+    deal = Deal.shuffled(seed, max_turns=400)
+    warmup = RandomBot(f"{seed}/warmup")
+    while (deal.stock_count or deal.phase != "draw") and not deal.is_over:
+        agent_turn(deal, warmup)
+    return deal
+
+
+def stock_out(hand: str, pile: str) -> Deal:
+    """Seat 0 to draw with ``hand``, the stock empty and ``pile`` the whole discard pile: the cards left
+    over are dealt into the other hands (positions put them in the pile)."""
+    data = position_to_json(position({0: hand}, phase="draw", discard=pile, stock=None))
+    rest, data["stock"] = data["stock"], []
+    data["discard"] = pile.split()
+    for n, card in enumerate(rest):
+        data["hands"][1 + n % 3].append(card)
+    return position_from_json(data)
+
+
+def test_with_the_stock_empty_hard_passes_a_pile_that_makes_no_meld() -> None:
+    """The loop found in the endgame of seed loops/7: hard took a lone card it could not use and
+    discarded its twin, over and over, while the others passed (docs/bots.md, "Every deal ends")."""
+    deal = stock_out("8D QS 5C KH 9S", "JD")
+    view = deal.view_for(0)
+    assert sorted(a.kind for a in deal.legal_actions()) == ["pass", "take"]
+    assert not GreedyBot(remember=False).pile_plays(view)
+    assert SearchBot(1, samples=4).choose(view, list(deal.legal_actions())).kind == "pass"
+
+
+def test_a_bot_never_takes_the_same_draw_twice_once_the_stock_is_out() -> None:
+    deal = stock_out("8D 8S 5C KH 9S", "8H")
+    view = deal.view_for(0)
+    memory = StockOutMemory()
+    assert not memory.repeats(view) and memory.repeats(view)  # the second time round is a loop
+    bot = GreedyBot(1)
+    legal = list(deal.legal_actions())
+    assert bot.pile_plays(view) and bot.choose(view, legal).kind == "take"
+    assert bot.choose(view, legal).kind == "pass"
+    fresh = Deal.shuffled(2)
+    assert not memory.repeats(fresh.view_for(fresh.to_move)) and not memory.seen  # a stock again: forgotten
+
+
+@pytest.mark.parametrize("seed", ["loops/7", "loops/1"])
+def test_hard_and_greedy_end_a_stock_out_endgame_without_the_cap(seed: str) -> None:
+    deal = stock_out_endgame(seed)
+    bots = [SearchBot(f"{seed}/{s}", samples=4) if s % 2 == 0 else GreedyBot(f"{seed}/{s}") for s in range(4)]
+    while not deal.is_over:
+        agent_turn(deal, bots[deal.to_move])
+    assert deal.ended_by != "capped"

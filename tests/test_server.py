@@ -41,7 +41,8 @@ def test_the_http_api_creates_lists_and_seats_and_gives_the_rules_as_data(tmp_pa
         assert any("target: 3000" in w for w in table["rules"]["words"])
         assert table["rules"]["options"]["target"] == 3000 and table["rules"]["options"]["seats"] == 4
         assert table["rules"]["wilds"] == ["JK", "2S", "2H", "2D", "2C"]  # R6
-        assert table["rules"]["preset"] == "classic" and table["rules"]["changed"] == {"target": "3000"}
+        assert table["rules"]["preset"] == "classic"  # with a house rule for tables with people (D36)
+        assert table["rules"]["changed"] == {"target": "3000", "idle_rounds": "2"}
         assert [s["kind"] for s in table["seats"]] == ["person", "bot", "person", "bot"]
         assert httpx.get(f"{url}/t/{table['id']}").status_code == 200  # the page
         assert [t["id"] for t in httpx.get(url + "/api/tables").json()["tables"]] == [table["id"]]
@@ -122,7 +123,7 @@ def test_a_whole_deal_of_four_people_through_the_server_shows_each_only_their_ow
             assert len(states) > 20
             for message in player.messages:
                 check_nothing_hidden(message, seat if seat < 4 else None)
-            assert states[-1]["result"]["ended_by"] in ("closure", "passes")
+            assert states[-1]["result"]["ended_by"] in ("closure", "passes", "idle")  # random play: often idle (D36)
             assert states[-1]["sheet"][0]["totals"] == states[-1]["result"]["team_scores"]
             for message in states:  # the board is the engine's account of each meld on the table
                 assert [len(team["melds"]) for team in message["board"]] == list(map(len, message["view"]["melds"]))

@@ -89,3 +89,17 @@ def test_each_deal_says_where_you_sit_and_seats_have_initials_where_six_share_a_
     )
     pairs = Words(CLASSIC.replace(seats=6))
     assert pairs.team_label(1, short=True) == "SE&NW"
+
+
+def test_D36_the_last_idle_round_is_announced_with_the_turns_left() -> None:
+    rules = CLASSIC.at_table()  # two idle rounds end a deal at a table with people
+    deal = position({0: "9C QD"}, phase="draw", stock=0, discard="KH", rules=rules)
+    words = Words(rules)
+    warnings = []
+    for _ in range(7):
+        play(deal, "take")
+        play(deal, next(str(a) for a in deal.legal_actions() if a.kind == "discard"))
+        warnings.append(words.idle_warning(deal.view_for(0)))
+    assert warnings[:3] == ["", "", ""]  # a whole round is left
+    assert warnings[3] == "Stock empty, no meld or add for 4 turns: 4 more such turns end the deal (D36)."
+    assert warnings[6].endswith("7 turns: 1 more such turn ends the deal (D36).")

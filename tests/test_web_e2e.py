@@ -437,7 +437,7 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     """Issue 24 item 7: the table's Rules panel and the lobby's option list in the reader's language."""
     catalog = json.loads((SHOTS.parents[1] / "src/biriba/server/static/i18n/el.json").read_text(encoding="utf-8"))
     table = create_table(server, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.5, options={"target": 3000})
-    assert table["rules"]["changed"] == {"target": "3000"}
+    assert table["rules"]["changed"] == {"target": "3000", "idle_rounds": "2"}  # a table's house rule (D36)
     context = browser.new_context(viewport=DESKTOP, locale="el-GR")
     page = context.new_page()
     errors = watch_errors(page)
@@ -451,7 +451,10 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     assert rules.locator("summary").inner_text() == catalog["table.rules"]
     lines = rules.locator("li").all_inner_texts()
     assert lines[0] == f"{catalog['preset.classic']}: {catalog['preset.classic.help']}"
-    assert lines[1:] == [f"{catalog['option.target']}: 3000 — {catalog['option.target.help']}"]
+    assert lines[1:] == [
+        f"{catalog['option.idle_rounds']}: 2 — {catalog['option.idle_rounds.help']}",
+        f"{catalog['option.target']}: 3000 — {catalog['option.target.help']}",
+    ]
     page.wait_for_timeout(1500)  # state messages come and go: the panel stays open, the same element
     assert rules.get_attribute("open") is not None
     rules.scroll_into_view_if_needed()

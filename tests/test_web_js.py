@@ -388,6 +388,37 @@ def test_the_model_keeps_each_event_once_and_the_log_to_its_limit(page: Page) ->
 
 
 @browser_test
+def test_the_last_idle_round_is_announced_from_the_engines_count(page: Page) -> None:
+    """D36: the state's ``idle_left`` (the engine's ``idle_turns_left``) is shown once a round or less is left."""
+    messages = []
+    for version, (idle, left) in enumerate([(0, None), (3, 5), (4, 4), (7, 1)]):
+        message = state(version + 1, ["3S"])
+        message["view"]["idle_turns"], message["idle_left"] = idle, left
+        messages.append(message)
+    out = run(
+        page,
+        MODEL
+        + """
+        const i18n = await import("/static/i18n.js");
+        const told = [];
+        for (const message of arg) {
+          apply(message);
+          const warning = M.idleWarning(S);
+          told.push(warning && i18n.t("table.idle_left", warning));
+        }
+        return told;
+        """,
+        messages,
+    )
+    assert out == [
+        None,
+        None,  # five turns left: more than a round of four seats
+        "No meld for 4 turns: 4 more such turns end the deal",
+        "No meld for 7 turns: 1 more such turn ends the deal",
+    ]
+
+
+@browser_test
 def test_the_picked_cards_stay_picked_when_the_hand_sorts_again(page: Page) -> None:
     before = state(1, ["9H", "3S", "JK", "KD"])
     after = state(2, ["9H", "3S", "JK", "KD", "4S", "7H"])

@@ -544,7 +544,7 @@ def _play(args: argparse.Namespace) -> int:
             raise Misuse(str(exc)) from None
         if resume is None:
             raise Misuse("no unfinished match is saved; 'biriba play --list' lists the saved ones")
-    rules = _rules_arg(args.rules or "classic", args.set)
+    rules = _rules_arg(args.rules or "classic", args.set).at_table([a.split("=")[0].strip() for a in args.set])
     if args.delay < 0:
         raise Misuse("--delay is a number of seconds, 0 or more")
     if not (math.isfinite(args.think_ms) and args.think_ms > 0):

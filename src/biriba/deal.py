@@ -672,7 +672,7 @@ class Deal(DealState):
         >>> deal.apply(deal.parse_action("draw"))
         Traceback (most recent call last):
         ...
-        biriba.errors.IllegalActionError: R15: draw: this turn has had its draw; meld, add or discard
+        biriba.errors.IllegalActionError: R15: this turn has had its draw; meld, add or discard
         """
         new_meld: Meld | None = None
         if check:
@@ -764,6 +764,7 @@ class Deal(DealState):
             if known[c]:
                 known[c] -= 1
         self.sizes[seat] -= len(action.cards)
+        self.idle_turns = 0
         before = self.biribas[team]
         if action.kind == "meld":
             melds.append(meld)
@@ -801,7 +802,12 @@ class Deal(DealState):
         return meld
 
     def _start_turn(self, seat: int) -> None:
-        """R19: the first action of the owner's next turn activates an inactive reserve."""
+        """R19: the first action of the owner's next turn activates an inactive reserve.
+
+        A turn begun on an empty stock is idle until it melds, adds or picks up a reserve (D36).
+        """
+        if not self.stock:
+            self.idle_turns += 1
         self.turn_melds = 0
         self.opening_value = 0
         self.reserve_due = False
@@ -840,12 +846,17 @@ class Deal(DealState):
         self.reserve_packets[team] = packet
         self.reserve_due = False
         self.took_with_one = False  # a new hand: seed 002's single-take condition was about the old one
+        self.idle_turns = 0
         return packet
 
     def _next_turn(self) -> Ending | None:
         if self.last_round:
             self._end(Ending.STOCK)
             return Ending.STOCK
+        idle_limit = self.rules.idle_turns_to_end
+        if idle_limit and self.idle_turns >= idle_limit:
+            self._end(Ending.IDLE)
+            return Ending.IDLE
         if self.max_turns is not None and self.turn >= self.max_turns:
             self._end(Ending.CAPPED)
             return Ending.CAPPED

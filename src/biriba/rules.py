@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -182,6 +182,7 @@ class Rules:
     # turn (R15..R23)
     take_rule: TakeRule = TakeRule.ALWAYS
     stock_out: StockOut = StockOut.TAKE_OR_PASS
+    idle_rounds: int = 0  # a house rule (D36): whole rounds on an empty stock with no meld or add end the deal
     opening_minimums: tuple[tuple[int, int, int], ...] = ()  # (from total, to total, minimum of the first melding)
     # reserve and closure (R18..R22)
     reserve_access: ReserveAccess = ReserveAccess.EMPTY_HAND
@@ -259,6 +260,23 @@ class Rules:
     def passes_to_end(self) -> int:
         """A full round of passes ends a deal (R23)."""
         return self.seats
+
+    @property
+    def idle_turns_to_end(self) -> int:
+        """Turns in a row on an empty stock with no meld, add or reserve pickup that end a deal (D36); 0: none do."""
+        return self.idle_rounds * self.seats
+
+    def at_table(self, options: Collection[str] = ()) -> Rules:
+        """These rules at a table with people (web, terminal): the idle-round guard on (D36).
+
+        Unless the table's ``options`` name ``idle_rounds``, or the rules end
+        the deal with the stock anyway, a deal ends after
+        :data:`TABLE_IDLE_ROUNDS` idle rounds: people may pass as often as they
+        like, and bots keep a table moving, so without it a deal might never end.
+        """
+        if "idle_rounds" in options or self.idle_rounds or self.stock_out is StockOut.END:
+            return self
+        return self.replace(idle_rounds=TABLE_IDLE_ROUNDS)
 
     @cached_property
     def values(self) -> tuple[int, ...]:
@@ -443,6 +461,8 @@ OPTION_HELP: dict[str, str] = {
     "wild_melds": "melds of wilds only, the wild-card biriba (three-handed)",
     "take_rule": "always, or top-card: the pile's top card must extend a team meld or meld with two naturals (italian)",
     "stock_out": "when the stock is empty: take-or-pass (R23), end (kozi, atout), take-if-able (italian)",
+    "idle_rounds": "house rule (D36): on an empty stock, this many whole rounds with no meld, add or reserve"
+    " pickup end the deal as passes do (0: never; web and terminal tables: 2)",
     "opening_minimums": "vulnerability: from-to:minimum of a team's first melding by its total (atout)",
     "reserve_access": "empty-hand: emptying a hand takes the reserve; first-biriba: it comes with one (italian)",
     "reserve_biribas": "biribas a team needs before a hand may empty for its reserve (0: any emptying, atout)",
@@ -470,6 +490,9 @@ OPTION_HELP: dict[str, str] = {
     "target_tie": "equal top totals past the target: another-deal, or shared",
 }
 
+#: The idle rounds that end a deal at a table with people unless its options say otherwise (D36, Rules.at_table).
+TABLE_IDLE_ROUNDS = 2
+
 #: The least and the greatest value of each option that holds numbers, stated once: the engine refuses
 #: anything else, ``biriba rules`` and the docs list them, and the web game's schema is made from them.
 #: For a bonus, the card values or a list, the bounds are those of each number in it.
@@ -484,6 +507,7 @@ OPTION_LIMITS: dict[str, tuple[int, int]] = {
     "biriba_size": (5, 13),
     "opening_minimums": (0, 100_000),
     "reserve_biribas": (0, 3),
+    "idle_rounds": (0, 10),
     "closure_biribas": (0, 3),
     "card_values": (0, 1_000),
     "run_bonus": (0, 10_000),

@@ -154,6 +154,9 @@ class PublicState:
     reserves: list[Reserve | None] = field(default_factory=list, metadata=_declare(Copy.LIST, RESERVES))  # per team
     took_single: int = field(default=-1, metadata=_declare(Copy.SHARE, TOOK_SINGLE))  # a one-card pile taken (R16)
     passes: int = field(default=0, metadata=_declare(Copy.SHARE, INT))  # consecutive passes, empty stock (R23)
+    idle_turns: int = field(
+        default=0, metadata=_declare(Copy.SHARE, INT)
+    )  # turns in a row on an empty stock with no meld, add or reserve pickup (option idle_rounds, D36)
     ended_by: Ending | None = field(default=None, metadata=_declare(Copy.SHARE))
     closer: int = field(default=-1, metadata=_declare(Copy.SHARE))  # the seat that went out, else -1
     # variant state (docs/presets)
@@ -173,6 +176,16 @@ class PublicState:
     cut_wilds: tuple[int, ...] = field(
         default=(), metadata=_declare(Copy.SHARE, CARD_TUPLE)
     )  # wilds the dealer found past the cut (option bottom_wilds), seen by all
+
+    def idle_turns_left(self) -> int | None:
+        """Idle turns still to come before the deal ends (D36), once one has been; else None.
+
+        What the players are told as the end nears: a front end shows it in the last round.
+        """
+        limit = self.rules.idle_turns_to_end
+        if not limit or not self.idle_turns or self.ended_by is not None:
+            return None
+        return limit - self.idle_turns
 
 
 @dataclass(slots=True, kw_only=True, eq=False, repr=False)
@@ -240,6 +253,7 @@ def copy_public(source: PublicState, view: V) -> V:
     view.reserves = source.reserves[:]
     view.took_single = source.took_single
     view.passes = source.passes
+    view.idle_turns = source.idle_turns
     view.ended_by = source.ended_by
     view.closer = source.closer
     view.trump = source.trump

@@ -28,6 +28,7 @@ class Ending(StrEnum):
     CLOSURE = "closure"  # a player went out (R22)
     PASSES = "passes"  # a round of passes on an empty stock (R23)
     STOCK = "stock"  # the turn of the last stock card ended (option stock_out="end")
+    IDLE = "idle"  # whole rounds on an empty stock with no meld, add or reserve pickup (option idle_rounds, D36)
     CAPPED = "capped"  # a simulation's turn cap (R23, D7): reported, never counted as finished
 
 

@@ -22,3 +22,28 @@ class Bot(Protocol):
 def derived_seed(seed: int | str | None, part: str) -> str | None:
     """The seed of one of a bot's own random streams: distinct per part, and unseeded if the bot is."""
     return None if seed is None else f"{seed}/{part}"
+
+
+class StockOutMemory:
+    """The draws a bot has faced since the stock ran out, so that it never goes round a loop twice.
+
+    With the stock empty, nothing limits how often the pile may be taken
+    back and forth (R23); people stop, and a bot must too.  A draw is
+    remembered by what decides it: the pile, the bot's own hand and every
+    meld on the table.  Meeting one again means the turns between changed
+    nothing: the bot then passes (docs/bots.md, "Every deal ends").
+    """
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[object, ...]] = set()
+
+    def repeats(self, view: PlayerView) -> bool:
+        """Has this bot faced this very draw before in this deal?  (Remembers it if not.)"""
+        if view.stock_count:
+            self.seen.clear()  # a deal with a stock: a new deal, or the old one's loops are behind it
+            return False
+        key = (view.seat, tuple(view.discard), tuple(view.hand), tuple(m for team in view.melds for m in team))
+        if key in self.seen:
+            return True
+        self.seen.add(key)
+        return False

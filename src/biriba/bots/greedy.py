@@ -34,6 +34,7 @@ from ..melds.memo import count_in
 from ..rules import ClosureBy, ReserveAccess, Rules
 from ..terms import Phase
 from ..views import PlayerView
+from .base import StockOutMemory
 
 #: Share of a biriba bonus a meld of this size is worth on its way there.
 PROMISE: Final = {3: 0.15, 4: 0.25, 5: 0.4, 6: 0.6}
@@ -53,8 +54,10 @@ Play = tuple[int, Meld | None, Meld, tuple[int, ...], tuple[int, ...], str | Non
 class GreedyBot:
     name = "greedy"
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(self, seed: int | str | None = None, remember: bool = True) -> None:
+        """``remember=False``: no memory of the draws since the stock ran out (a search's rollouts and ranking)."""
         self.rng = random.Random(seed)
+        self.stock_out = StockOutMemory() if remember else None
         # by a meld's plain fields, which the garbage collector stops watching (see melds/classic.py)
         self._worths = _Memory()  # a meld's worth, under the same rules and trump
         self._fits = _Memory()  # whether a card could go onto a meld, under the same rules
@@ -111,9 +114,17 @@ class GreedyBot:
         kinds = {a.kind: a for a in legal}
         if "take" in kinds:
             gain = self._take_gain(view)
-            if gain > (0 if view.stock_count == 0 else 15):
+            if gain > (0 if view.stock_count == 0 else 15) and not self.loops(view):
                 return kinds["take"]
         return kinds.get("draw") or kinds.get("pass") or legal[0]  # italian's empty stock may leave only the take
+
+    def loops(self, view: PlayerView) -> bool:
+        """Would taking the pile now go round a loop of draws already faced since the stock ran out?"""
+        return self.stock_out is not None and self.stock_out.repeats(view)
+
+    def pile_plays(self, view: PlayerView) -> bool:
+        """Would the pile's cards make a meld or an add this turn (the greedy plan gains from them)?"""
+        return self._take_gain(view) > 0
 
     def _take_gain(self, view: PlayerView) -> float:
         counts = view.hand_counts()

@@ -24,8 +24,9 @@ from ..actions import Action
 from ..deal import Deal
 from ..knowledge import determinize
 from ..table import agent_turn
+from ..terms import Phase
 from ..views import PlayerView
-from .base import derived_seed
+from .base import StockOutMemory, derived_seed
 from .greedy import GreedyBot
 
 #: Decisions played in a rollout before the position is scored as it stands.
@@ -76,18 +77,31 @@ class SearchBot:
         self.think_ms = think_ms
         self.width = width
         self.rollout_decisions = rollout_decisions
-        self.ranker = GreedyBot(derived_seed(seed, "rank"))
-        self.rollout_bot = GreedyBot(derived_seed(seed, "rollout"))
+        self.ranker = GreedyBot(derived_seed(seed, "rank"), remember=False)
+        self.rollout_bot = GreedyBot(derived_seed(seed, "rollout"), remember=False)
+        self.stock_out = StockOutMemory()
         self.last: Choice | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         self.last = None
         if len(legal) == 1:
             return legal[0]
+        if view.phase == Phase.DRAW and not view.stock_count and not self.takes_to_play(view):
+            return next(a for a in legal if a.kind != "take")
         candidates = self.ranker.ranked(view, legal)[: self.width]
         if len(candidates) == 1:
             return candidates[0]
         return self.search(view, candidates, self.worlds(view))
+
+    def takes_to_play(self, view: PlayerView) -> bool:
+        """With the stock empty, is the pile worth searching: do its cards meld or add this turn, in a draw
+        not faced before?  Otherwise the bot passes, as people do.
+
+        The search alone would keep taking: its rollouts stop a few turns on and count no cards in hand
+        until the deal is over, so a take that only keeps the deal going looks better than the pass
+        that would end it (docs/bots.md, "Every deal ends").
+        """
+        return self.ranker.pile_plays(view) and not self.stock_out.repeats(view)
 
     def worlds(self, view: PlayerView) -> Callable[[], Deal]:
         """Where the searched deals come from: deals consistent with the view, sampled afresh each time."""

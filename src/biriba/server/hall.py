@@ -241,10 +241,14 @@ def _cursor(text: str | None) -> tuple[float, str] | None:
 
 
 def table_rules(spec: CreateTable) -> Rules:
-    """The rules a create request asks for: the preset and its options (a refusal names the option)."""
+    """The rules a create request asks for: the preset and its options (a refusal names the option).
+
+    A table with people ends idle deals (D36) unless its options say otherwise.
+    """
     try:
         values = {key: option_value(key, value) for key, value in spec.option_values().items()}
-        return PRESETS[spec.rules].replace(**values) if values else PRESETS[spec.rules]
+        rules = PRESETS[spec.rules].replace(**values) if values else PRESETS[spec.rules]
+        return rules.at_table(values)
     except BiribaError as exc:
         raise TableError("invalid", f"options: {exc}") from None
 

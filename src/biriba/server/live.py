@@ -249,6 +249,7 @@ class LiveTable:
             "winners": list(match.winners) if match.winners is not None else None,
             "legal": legal,
             "wild_to": wild_to,
+            "idle_left": deal.idle_turns_left() if deal is not None else None,
         }
 
     def state_for(self, client: Client, shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -272,6 +273,7 @@ class LiveTable:
             "view": deal.view_for(seat).to_json() if deal is not None else None,
             "legal": shared["legal"] if mover else [],
             "wild_to": shared["wild_to"] if mover else {},
+            "idle_left": shared["idle_left"],
             "events": events,
             "result": shared["result"],
             "board": shared["board"],

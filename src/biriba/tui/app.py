@@ -308,9 +308,9 @@ class BiribaApp(App[str]):
         else:
             doing = "draw or take" if view.phase == Phase.DRAW else "play"
             text.append(f"Turn {view.turn}: {words.seat_name(view.to_move)} to {doing}")
-        minimum = words.opening_minimum(view)
-        if minimum:
-            text.append("  " + minimum, style="yellow")
+        for warning in (words.opening_minimum(view), words.idle_warning(view)):
+            if warning:
+                text.append("  " + warning, style="yellow")
         text.append_text(words.kept_single(view))
         return text
 

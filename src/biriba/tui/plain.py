@@ -257,9 +257,7 @@ def render_view(
     if view.trump >= 0:
         info.append(f".  Trump {words.suit(view.trump)}", style="bold")
     lines.append(info)
-    minimum = words.opening_minimum(view)
-    if minimum:
-        lines.append(Text(minimum, style="yellow"))
+    lines += [Text(w, style="yellow") for w in (words.opening_minimum(view), words.idle_warning(view)) if w]
     turn = Text(f"Turn {view.turn}: ")
     if view.ended_by is not None:
         turn.append(f"the deal is over ({view.ended_by})", style="bold")

@@ -254,6 +254,14 @@ class Words:
         so_far = f" (so far {view.opening_value})" if view.my_turn and view.opening_value else ""
         return f"Your team's first melding must be worth {minimum} points{so_far}."
 
+    def idle_warning(self, view: PlayerView) -> str:
+        """The last idle round's warning (house rule D36): how many more turns with no meld or add end the deal."""
+        left = view.idle_turns_left()
+        if left is None or left > view.rules.seats:
+            return ""
+        more = "1 more such turn ends" if left == 1 else f"{left} more such turns end"
+        return f"Stock empty, no meld or add for {view.idle_turns} turns: {more} the deal (D36)."
+
     def kept_single(self, view: PlayerView) -> Text:
         """R16's reminder while the single card you took from the pile is in your hand (empty once it is not)."""
         if view.took_single < 0 or not view.my_turn or view.took_single not in view.hand:

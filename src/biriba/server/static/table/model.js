@@ -145,6 +145,19 @@ export function closerOf(S, deal) {
   return null;
 }
 
+/**
+ * The last idle round's warning (house rule D36): {idle, n}, the idle turns so
+ * far and the engine's count of those still to come (the state's `idle_left`),
+ * once that is a round or less; else null.
+ */
+export function idleWarning(S) {
+  const v = viewData(S);
+  const left = S.state ? S.state.idle_left : null;
+  const seats = (tableInfo(S) || {}).seats || [];
+  if (!v || typeof left !== "number" || left > seats.length) return null;
+  return { idle: v.idle_turns, n: left };
+}
+
 export function myTurn(S) {
   const v = viewData(S);
   return isSeated(S) && !!v && v.to_move === S.me && legal(S).length > 0;

@@ -316,5 +316,7 @@ export function renderPiles(ctx) {
   }
   if (v.turn) facts.push(h("span", { class: "fact muted turn-number" }, t("table.turn_n", { n: v.turn })));
   if (v.last_round) facts.push(h("span", { class: "fact warn" }, t("table.last_round")));
+  const idle = M.idleWarning(S);
+  if (idle) facts.push(h("span", { class: "fact warn", "data-testid": "idle-left" }, t("table.idle_left", idle)));
   piles.append(h("div", { class: "facts" }, facts));
 }
