@@ -31,7 +31,7 @@ from ..views import PlayerView
 from .board import MeldsBoard
 from .session import YOU, Session
 from .sheets import deal_result, score_sheet
-from .words import Words, help_text
+from .words import ENDED_WORDS, Words, help_text
 
 CSS = """
 Screen { layout: vertical; }
@@ -300,7 +300,7 @@ class BiribaApp(App[str]):
         text.append(f"  Cards: {counts}")
         text.append("\n")
         if view.ended_by is not None:
-            text.append(f"Turn {view.turn}: the deal is over ({view.ended_by})", style="bold")
+            text.append(f"Turn {view.turn}: the deal is over ({ENDED_WORDS[view.ended_by]})", style="bold")
         elif view.to_move == YOU:
             can = self.session.legal_words()
             either = ", ".join(can[:-1]) + " or " + can[-1] if len(can) > 1 else "".join(can) or "play"

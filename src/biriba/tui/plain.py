@@ -24,7 +24,7 @@ from ..terms import Phase
 from ..views import PlayerView
 from .session import YOU, Session
 from .sheets import deal_result, score_sheet
-from .words import Words, help_text
+from .words import ENDED_WORDS, Words, help_text
 
 
 class LineGame:
@@ -260,7 +260,7 @@ def render_view(
     lines += [Text(w, style="yellow") for w in (words.opening_minimum(view), words.idle_warning(view)) if w]
     turn = Text(f"Turn {view.turn}: ")
     if view.ended_by is not None:
-        turn.append(f"the deal is over ({view.ended_by})", style="bold")
+        turn.append(f"the deal is over ({ENDED_WORDS[view.ended_by]})", style="bold")
     else:
         turn.append(words.seat_name(view.to_move), style="bold")
         turn.append(" to " + ("draw or take" if view.phase == Phase.DRAW else "meld, add or discard"))

@@ -13,7 +13,7 @@ from rich.text import Text
 from ..melds import meld_bonus
 from ..scoring import PARTS, DealResult
 from ..views import PlayerView
-from .words import PART_NAMES, Words
+from .words import ENDED_WORDS, PART_NAMES, Words
 
 ScoreRows = Sequence[tuple[int, tuple[int, ...], tuple[int, ...]]]
 
@@ -42,7 +42,8 @@ def deal_result(
 ) -> Group:
     """A finished deal: each part of each team's score, the match totals, the winner, the bonuses."""
     order = words.team_order()
-    how = f"{words.seat_name(view.closer)} went out" if view.closer >= 0 else f"ended by {result.ended_by}"
+    assert result.ended_by is not None, "a result of a deal not over"
+    how = f"{words.seat_name(view.closer)} went out" if view.closer >= 0 else f"ended by {ENDED_WORDS[result.ended_by]}"
     if how.startswith("You went"):
         how = "you went out"
     table = RichTable(title=f"Deal {number} over: {how}", box=box)

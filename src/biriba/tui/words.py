@@ -38,6 +38,14 @@ PART_NAMES = {
     "cut": "dealer's cut",
     "total": "deal total",
 }
+#: How a deal ended, in words (the deal's ``ended_by``).
+ENDED_WORDS = {
+    Ending.CLOSURE: "someone went out",
+    Ending.PASSES: "four passes",
+    Ending.STOCK: "the stock ran out",
+    Ending.IDLE: "idle rounds on an empty stock, no meld or add (D36)",
+    Ending.CAPPED: "the turn cap",
+}
 #: A card in the notation inside the engine's words (a refusal, a hint): rank and suit letter.
 CARD_IN_TEXT = re.compile(r"\b([A2-9TJQK])([SHDC])\b")
 #: The words of each part of a turn, for prompts that list only what is legal now.
