@@ -1,6 +1,6 @@
 """What some tests need of the machine beyond the Python packages, and how to get it.
 
-A test that needs PostgreSQL, Chromium, Ray, a C compiler or the package
+A test that needs PostgreSQL, Redis, nginx, Chromium, Ray, a C compiler or the package
 index (PyPI) says so with
 ``@pytest.mark.needs("postgresql")`` (or calls :func:`require`).  Where the
 service is missing the test is skipped with a one-line reason, and the run
@@ -39,6 +39,40 @@ def _postgresql() -> str | None:
     except OSError as exc:
         return f"nothing answers at {host}:{port} ({exc.strerror or exc})"
     return None
+
+
+def redis_path() -> str | None:
+    return shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+
+
+def _redis() -> str | None:
+    """The cluster tests run a Redis of their own (to restart it mid-play): the server program is enough."""
+    return None if redis_path() is not None else "no redis-server on the PATH"
+
+
+def postgres_bindir() -> Path | None:
+    """The folder of PostgreSQL's server programs (initdb, pg_ctl), for a test's own server."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def _postgresql_server() -> str | None:
+    if postgres_bindir() is None:
+        return "no initdb in /usr/lib/postgresql/*/bin or on the PATH"
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        return "as root, initdb runs as the postgres user, through runuser, which is missing"
+    return None
+
+
+def nginx_path() -> str | None:
+    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+
+
+def _nginx() -> str | None:
+    return None if nginx_path() is not None else "no nginx on the PATH or in /usr/sbin"
 
 
 def _chromium() -> str | None:
@@ -84,6 +118,17 @@ SERVICES = {
         "apt-get install postgresql, then pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
         " (trust auth on 127.0.0.1:5432, database test); or point BIRIBA_TEST_POSTGRES at a server",
     ),
+    "redis": Service(
+        "Redis",
+        _redis,
+        "apt-get install redis-server (the tests run one of their own, on a free port)",
+    ),
+    "postgresql-server": Service(
+        "PostgreSQL's server programs",
+        _postgresql_server,
+        "apt-get install postgresql (a test runs a server of its own, on a free port, to restart it)",
+    ),
+    "nginx": Service("nginx", _nginx, "apt-get install nginx (Debian's package; the tests run it on a free port)"),
     "chromium": Service("Chromium", _chromium, "apt-get install chromium (Debian's browser; none is downloaded)"),
     "ray": Service("Ray", _ray, "pip install 'biriba[ray]' (make test installs it)"),
     "compiler": Service("a C compiler", _compiler, "apt-get install gcc python3-dev; pip install 'biriba[fast]'"),

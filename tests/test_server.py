@@ -11,6 +11,7 @@ import contextlib
 import json
 import random
 import signal
+import socket
 import time
 from typing import Any
 
@@ -394,7 +395,9 @@ def test_health_and_metrics(tmp_path: Any) -> None:
         table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
         token = sit(url, table["id"], 0, "Eleni")
         health = httpx.get(url + "/healthz").json()
-        assert health == {"status": "ok", "store": "ok", "live_tables": 1}
+        node = health.pop("node")
+        assert health == {"status": "ok", "store": "ok", "live_tables": 1}  # alone: no bus
+        assert node.startswith(socket.gethostname()[:16])
 
         async def one_move() -> None:
             async with Player(url, table["id"], token) as me:
@@ -500,3 +503,18 @@ def test_public_url_makes_the_invite_links(tmp_path: Any) -> None:
         assert table["invite"] == f"{url}/t/{table['id']}"
         host = httpx.get(f"{url}/api/tables/{table['id']}", headers={"host": "friends.lan:8000"}).json()
         assert host["invite"] == f"http://friends.lan:8000/t/{table['id']}"  # each request's, not the first's
+
+
+def test_one_process_serves_alone_without_redis(tmp_path: Any) -> None:
+    """Without --redis a process serves alone, SQLite included: it owns every table, and after a restart it takes
+    back the tables its earlier life held (their leases have not run out)."""
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    with server_process(db) as (url, _process):
+        table = create_table(url, [GREEDY, GREEDY, GREEDY, GREEDY], bot_delay=0)
+        assert "bus" not in httpx.get(url + "/healthz", timeout=5).json()
+    with server_process(db) as (url, _process):
+        first = httpx.get(f"{url}/api/tables/{table['id']}", timeout=5).json()["deals"]
+        end = time.time() + 20
+        while time.time() < end and httpx.get(f"{url}/api/tables/{table['id']}", timeout=5).json()["deals"] == first:
+            time.sleep(0.2)
+        assert httpx.get(f"{url}/api/tables/{table['id']}", timeout=5).json()["deals"] > first

@@ -11,7 +11,7 @@ import pytest
 from alembic import command
 from alembic.config import Config
 
-from biriba.server.store import SeatInfo, Store, TableRow, async_url, migrate, token_hash
+from biriba.server.store import Fenced, Lease, SeatInfo, Store, TableRow, async_url, migrate, token_hash
 
 
 def test_tables_deals_and_actions_round_trip(db_url: str) -> None:
@@ -102,6 +102,71 @@ def test_a_store_of_the_first_schema_is_migrated_and_keeps_its_tables(tmp_path: 
             stored = await store.load("old")
             assert stored is not None and stored.row.version == 7 and stored.row.seats[0].name == "Ann"
             assert stored.row.claimed and stored.row.touched == 12.5 and stored.row.totals == []
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_lease_is_one_process_s_and_a_stale_epoch_writes_nothing(db_url: str) -> None:
+    """Ownership and fencing (docs/deploy.md): one owner at a time; a write naming an old epoch is refused whole."""
+
+    async def main() -> None:
+        store = await Store.open(db_url)
+        try:
+            await store.create_table(TableRow("t1", "classic", {}, [SeatInfo("bot", bot="greedy")] * 4, "seed"))
+            first = await store.claim("t1", "node-a", ttl=0.5)
+            assert first == 1
+            assert await store.claim("t1", "node-b", ttl=0.5) is None  # a's while its lease lasts
+            await store.record_deal("t1", 1, 0, ["7H"], version=1, totals=[0, 0], epoch=first)
+            await store.record_action("t1", 1, 1, 1, "draw", version=2, epoch=first)
+            assert await store.renew("node-a", ["t1"], ttl=0.5) == {"t1"}
+            await asyncio.sleep(0.7)  # a froze: its lease ran out
+            second = await store.claim("t1", "node-b", ttl=5)
+            assert second == 2
+            assert (await store.leases(["t1"]))["t1"] == Lease("node-b", pytest.approx(time.time() + 5, abs=2), 2, 2)
+            with pytest.raises(Fenced):
+                await store.record_action("t1", 2, 1, 2, "draw", version=3, epoch=first)
+            with pytest.raises(Fenced):
+                await store.record_deal("t1", 2, 1, ["8H"], version=3, totals=[0, 0], epoch=first)
+            with pytest.raises(Fenced):
+                await store.save_seats("t1", [SeatInfo("bot", bot="easy")] * 4, "playing", epoch=first)
+            with pytest.raises(Fenced):
+                await store.save_settings("t1", {"handed": [0]}, epoch=first)
+            assert await store.renew("node-a", ["t1"], ttl=5) == set()  # a learns it lost the table
+            stored = await store.load("t1")
+            assert stored is not None
+            assert stored.actions == [(1, 1, 1, "draw", None)] and stored.row.version == 2
+            assert stored.row.seats[0].bot == "greedy" and stored.row.settings == {}
+            await store.record_action("t1", 2, 1, 2, "draw", version=3, epoch=second)  # b's epoch writes
+            await store.release("node-b", ["t1"])
+            assert (await store.leases(["t1"]))["t1"].owner is None
+            assert await store.claim("t1", "node-c", ttl=5) == 3  # let go: taken at once
+            assert await store.claim("t1", "node-d", ttl=5, steal=True) == 4  # a process alone takes its tables
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_batch_commits_its_current_epochs_and_refuses_only_the_stale(db_url: str) -> None:
+    """Moves of many tables share a commit: one table's stale write does not hold up the others'."""
+
+    async def main() -> None:
+        store = await Store.open(db_url)
+        try:
+            for tid in ("t1", "t2"):
+                await store.create_table(TableRow(tid, "classic", {}, [SeatInfo("bot", bot="greedy")] * 4, "s"))
+            mine = await store.claim("t1", "a", ttl=30)
+            theirs = await store.claim("t2", "a", ttl=30)
+            assert await store.claim("t2", "b", ttl=30, steal=True) == (theirs or 0) + 1
+            results = await asyncio.gather(
+                store.record_action("t1", 1, 1, 0, "draw", version=1, epoch=mine),
+                store.record_action("t2", 1, 1, 0, "draw", version=1, epoch=theirs),
+                return_exceptions=True,
+            )
+            assert results[0] is None and isinstance(results[1], Fenced)
+            assert [len((await store.load(t)).actions) for t in ("t1", "t2")] == [1, 0]  # type: ignore[union-attr]
         finally:
             await store.close()
 

@@ -7,6 +7,7 @@ one-line message naming the problem and the rule; 2 on misuse.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -255,6 +256,26 @@ def build_parser() -> argparse.ArgumentParser:
         default=limits.cache_budget,
         metavar="ENTRIES",
         help="entries the engine's caches may hold before they are cleared (default: %(default)s)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on the one port (default: 1); more than one needs --redis and a PostgreSQL --db",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="redis://host:port: the events between server processes, on this machine or several (docs/deploy.md)",
+    )
+    p.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=limits.lease_ttl,
+        metavar="SECONDS",
+        help="with --redis: how long a process's hold on its tables lasts unrenewed, so how soon another"
+        " takes over the tables of a process that died (default: %(default)s)",
     )
     p.set_defaults(run=_serve)
 
@@ -596,23 +617,46 @@ def _serve(args: argparse.Namespace) -> int:
     for url in (args.public_url, *args.allow_origin):
         if url is not None and not url.startswith(("http://", "https://")):
             raise Misuse(f"{url!r}: an address is http://host[:port] or https://host[:port]")
+    if args.workers < 1:
+        raise Misuse("--workers is at least 1")
+    if not 0.5 <= args.lease_ttl <= 600:
+        raise Misuse("--lease-ttl is 0.5 to 600 seconds")
+    if args.workers > 1 and not args.redis:
+        raise Misuse("--workers N needs --redis URL: the processes tell each other the tables' changes through it")
+    if args.redis:
+        _require_extra("cluster", "biriba serve --redis")
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise Misuse(f"--redis {args.redis!r}: write redis://host:port (or rediss:// or unix://)")
+        if not db.startswith(("postgresql://", "postgres://")):
+            raise Misuse("--redis: several processes share one store, which is PostgreSQL (--db postgresql://...)")
     config = ServerConfig(
         public_url=args.public_url,
         origins=tuple(args.allow_origin),
+        redis_url=args.redis,
+        lease_ttl=args.lease_ttl,
+        beat_every=args.lease_ttl / 5,
         **{name: getattr(args, name) for name in numbers},
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     where = args.public_url or f"http://{shown}:{args.port}/"
-    print(f"biriba: the web game is at {where}  (store: {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(
-        create_app(db, config),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=65536,
-        proxy_headers=args.trusted_proxies is not None,
-        forwarded_allow_ips=args.trusted_proxies or "",
-    )
+    processes = f"; {args.workers} processes" if args.workers > 1 else ""
+    print(f"biriba: the web game is at {where}  (store: {db}{processes}; Ctrl-C stops)", flush=True)
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": "warning",
+        "ws_max_size": 65536,
+        "proxy_headers": args.trusted_proxies is not None,
+        "forwarded_allow_ips": args.trusted_proxies or "",
+    }
+    if args.workers == 1:
+        uvicorn.run(create_app(db, config), **options)
+        return 0
+    # each process makes its own app (its own node, store connections, bot workers and bus) from the environment
+    from .server.app import ENVIRONMENT
+
+    os.environ[ENVIRONMENT] = json.dumps({"db": db, "config": dataclasses.asdict(config)})
+    uvicorn.run("biriba.server.app:app_from_environment", factory=True, workers=args.workers, **options)
     return 0
 
 

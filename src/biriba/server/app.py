@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -38,6 +39,7 @@ from ..records import position_to_json
 from ..replay import replay_record
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
 from ..scoring import team_tables
+from .cluster import Cluster
 from .config import ServerConfig
 from .hall import Hall
 from .live import STATUS, Client, LiveTable, TableError
@@ -82,6 +84,7 @@ HINT_EVERY = 5.0
 SAY_EVERY = 2.0
 #: Close codes (docs/protocol.md).
 BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
+SERVICE_RESTART = 1012
 #: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
 SECURITY_HEADERS = [
     (
@@ -118,7 +121,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         caches.set_budget(config.cache_budget)
         thinkers = Thinkers(config.workers, config.bot_queue, config.cache_budget)
         await thinkers.start()
-        hall = Hall(store, config, thinkers)
+        cluster = Cluster(config.redis_url) if config.redis_url else None
+        hall = Hall(store, config, thinkers, cluster=cluster)
+        if cluster is not None:
+            await cluster.start(hall.on_table, hall.on_request, hall.on_reconnect)
         hall.start()
         app.state.hall = hall
         # long-lived tables hold many small objects: collect the young ones less often, and leave
@@ -130,6 +136,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             yield
         finally:
             await hall.close()
+            if cluster is not None:
+                await cluster.close()
             thinkers.close()
             await store.close()
             gc.unfreeze()  # the process may go on without the server (tests, an embedding program)
@@ -283,14 +291,18 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         finally:
             the_hall.engine_threads -= 1
 
-    @app.get("/healthz", response_model=Health, responses={503: {"model": Error}})
+    @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:
         """Up, and the store answers."""
         try:
             await asyncio.wait_for(hall(request).store.ping(), timeout=5)
         except Exception as exc:
             return JSONResponse({"error": f"the store does not answer: {exc}", "code": "store"}, status_code=503)
-        return {"status": "ok", "store": "ok", "live_tables": len(hall(request).live)}
+        the_hall = hall(request)
+        body: dict[str, Any] = {"status": "ok", "store": "ok", "live_tables": len(the_hall.live), "node": the_hall.node}
+        if the_hall.cluster is not None and the_hall.cluster.bus is not None:
+            body["bus"] = "ok" if the_hall.cluster.bus.connected else "away"
+        return body
 
     @app.get("/metrics", response_class=Response, include_in_schema=False)
     async def prometheus() -> Response:
@@ -313,6 +325,18 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+#: The environment variable through which ``biriba serve --workers N`` hands each process its store and limits.
+ENVIRONMENT = "BIRIBA_SERVE"
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of ``biriba serve --workers N``'s processes (uvicorn's factory), from :data:`ENVIRONMENT`."""
+    settings = json.loads(os.environ[ENVIRONMENT])
+    values = settings["config"]
+    values["origins"] = tuple(values.get("origins", ()))
+    return create_app(settings["db"], ServerConfig(**values))
 
 
 def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
@@ -349,6 +373,13 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
         "engine_cache_budget": ("The entries the engine's caches may hold before they are cleared", caches.budget()),
         "engine_cache_clears": ("Times the engine's caches were cleared", caches.clears()),
         "gc_pause_seconds": ("How long the janitor's last full collection of garbage took", the_hall.last_pause),
+        "tables_driven": ("Live tables this process drives (owns)", sum(1 for t in live if t.owned)),
+        "tables_followed": ("Live tables another process drives, followed here", sum(1 for t in live if not t.owned)),
+        "takeovers": ("Tables this process took over from another whose lease ran out", the_hall.takeovers),
+        "fenced_writes": (
+            "Writes the store refused: another process had taken their table over",
+            the_hall.store.fenced,
+        ),
     }
     if thinking is not None:
         numbers.update(
@@ -462,7 +493,14 @@ class Connection:
         self.last: dict[str, float] = {}  # when this connection last asked for a hint, or said something
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.websocket.send_text(json.dumps(message))
+        try:
+            await self.websocket.send_text(json.dumps(message))
+        except (RuntimeError, WebSocketDisconnect) as exc:  # closed meanwhile (by the client, or cut)
+            raise WebSocketDisconnect(1006) from exc
+
+    async def cut(self) -> None:
+        """Close the connection for the client to connect again (its table is reloaded from the store)."""
+        await self.websocket.close(SERVICE_RESTART, "the table is reloading; connect again")
 
     async def error(self, refusal: TableError) -> None:
         self.metrics.refused.labels(refusal.code).inc()
@@ -501,7 +539,8 @@ class Connection:
                 await self.error(exc)
                 await self.websocket.close(BAD_TOKEN, "bad token")
                 raise WebSocketDisconnect(BAD_TOKEN) from None
-            self.client = Client(seat, self.send, sent=min(message.since, self.live.version), name=message.name)
+            since = min(message.since, self.live.version)
+            self.client = Client(seat, self.send, sent=since, name=message.name, cut=self.cut)
             await self.live.join(self.client)
 
     async def receive(self) -> Any:

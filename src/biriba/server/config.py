@@ -47,6 +47,13 @@ class ServerConfig:
     #: Seconds between the janitor's full collections of cyclic garbage (each a pause of every table).
     collect_every: float = 300.0
 
+    #: Redis for the events between server processes (``--redis``): unset, one process serves alone.
+    redis_url: str | None = None
+    #: Seconds a table's lease lasts unless renewed: how long a dead process's tables wait for a takeover.
+    lease_ttl: float = 5.0
+    #: Seconds between a clustered process's beats: leases renewed, other owners watched, presence told again.
+    beat_every: float = 1.0
+
     @property
     def workers(self) -> int:
         return self.bot_workers or default_workers()

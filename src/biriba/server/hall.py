@@ -7,6 +7,12 @@ it stood when it is loaded again.  A table no person ever sat at expires.
 Each client address may create so many tables a minute and hold so many
 open at once; beyond, a 429 says when to try again.  A janitor task does
 the rounds.
+
+With several processes (:mod:`.cluster`) a process loading a table claims
+its lease: if no other process drives it, this one does; else it follows
+the owner.  A beat each second renews the leases of the tables it drives
+and watches the owners of those it follows: when one's lease runs out, the
+first follower to claim it takes the table over.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import asyncio
 import contextlib
 import gc
 import hashlib
+import logging
 import secrets
 import time
 from collections import deque
@@ -24,11 +31,16 @@ from typing import Any
 from .. import caches
 from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
+from .cluster import Cluster, new_node
 from .config import ServerConfig
-from .live import STAND_IN, LiveTable, Settings, TableError, rebuild, row_info
+from .live import STAND_IN, UNKNOWN, LiveTable, Settings, TableError, rebuild, row_info
 from .schema import BotSeat, CreateTable
 from .store import SeatInfo, Store, TableRow
 from .thinking import Thinkers
+
+LOG = logging.getLogger("biriba.server")
+#: Orphaned tables one process takes over in one beat (the others take the rest).
+ADOPT_PER_BEAT = 20
 
 
 def address_key(address: str | None) -> str:
@@ -51,6 +63,17 @@ class Hall:
     engine_threads: int = 0
     collected: float = field(default_factory=time.monotonic)  # when the janitor last collected the old garbage
     last_pause: float = 0.0  # how long that took, in seconds
+    #: The other server processes, and the messages to and from them (None: this process serves alone).
+    cluster: Cluster | None = None
+    beats: asyncio.Task[None] | None = None
+    takeovers: int = 0  # tables this process took over from another (``/metrics``)
+
+    alone: str = field(default_factory=new_node)  # the node's name when it serves alone
+
+    @property
+    def node(self) -> str:
+        """This process's name in the store's leases."""
+        return self.cluster.node if self.cluster is not None else self.alone
 
     @property
     def public_url(self) -> str:
@@ -79,30 +102,45 @@ class Hall:
         row.totals = [0] * len(Rules.from_json(rules).teams)
         await self.store.create_table(row)
         self.created.setdefault(creator, deque()).append(time.monotonic())
-        live = LiveTable(row, self.store, self.thinkers, self.public_url)
+        live = self._live(LiveTable(row, self.store, self.thinkers, self.public_url, self.cluster))
+        if self.cluster is not None:
+            await self.cluster.follow(row.id)
+        live.epoch = await self.store.claim(row.id, self.node, self.config.lease_ttl, steal=True)
         self.live[row.id] = live
         live.start()
         return live
+
+    def _live(self, live: LiveTable) -> LiveTable:
+        live.resolve = lambda: self.watch([live.row.id])
+        live.on_broken = lambda: self.drop(live)
+        return live
+
+    async def drop(self, live: LiveTable) -> None:
+        """A broken copy leaves memory (it is loaded afresh when asked for again)."""
+        if self.live.get(live.row.id) is live:
+            del self.live[live.row.id]
+        await live.stop()
 
     async def rematch(self, live: LiveTable, address: str | None) -> LiveTable:
         """The finished match's rematch: the same rules, pace and kinds of seat, every person's seat free.
 
         The first person to ask makes it (within their address's quotas); the others find it made.
         """
-        async with live.lock:
-            if not live.table.match.is_over:
-                raise TableError("not_over", "a rematch is for a finished match")
-            if live.rematch is None:
-                creator = address_key(address)
-                self._check_rate(creator)
-                seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
-                settings = Settings.of(live.row.settings).to_data()
-                fresh = await self._open(live.row.rules, settings, seats, creator)
-                live.rematch = fresh.row.id
-                live.row.settings = {**live.row.settings, "rematch": fresh.row.id}
-                await self.store.save_settings(live.row.id, live.row.settings)
-                await live.tell_all()
-        again = await self.get(live.rematch)
+        if not live.owned:  # the owner makes it, so that two processes never make two
+            made = await live._run("rematch", {"address": address})
+        else:
+            async with live.lock:
+                if not live.table.match.is_over:
+                    raise TableError("not_over", "a rematch is for a finished match")
+                if live.rematch is None:
+                    creator = address_key(address)
+                    self._check_rate(creator)
+                    seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
+                    settings = Settings.of(live.row.settings).to_data()
+                    fresh = await self._open(live.row.rules, settings, seats, creator)
+                    await live.save_rematch(fresh.row.id)
+                made = live.rematch
+        again = await self.get(str(made))
         if again is None:
             raise TableError("no_table", "the rematch has expired; make a new table")
         return again
@@ -125,7 +163,7 @@ class Hall:
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none."""
         live = self.live.get(table_id)
-        if live is not None:
+        if live is not None and not live.broken:
             return live
         pending = self.loading.get(table_id)
         if pending is not None:  # someone else is loading it: wait for the same table
@@ -142,18 +180,43 @@ class Hall:
             del self.loading[table_id]
         return live
 
-    async def _load(self, table_id: str) -> LiveTable | None:
+    async def _load(self, table_id: str, epoch: int | None = None) -> LiveTable | None:
+        """The table from the store: driven here if no other process drives it (its lease claimed), else followed.
+
+        The table's channel is followed before the store is read, so that no
+        change committed in between goes unheard.  ``epoch``: the lease was
+        claimed already.
+        """
+        if self.cluster is not None:
+            await self.cluster.follow(table_id)
+        if epoch is None:
+            epoch = await self.store.claim(table_id, self.node, self.config.lease_ttl, steal=self.cluster is None)
         stored = await self.store.load(table_id)
         if stored is None or stored.row.status == "expired":
+            await self._forget(table_id, epoch is not None)
             return None
         self.engine_threads += 1
         try:
-            live = await asyncio.to_thread(rebuild, stored, self.store, self.thinkers, self.public_url)
+            live = await asyncio.to_thread(rebuild, stored, self.store, self.thinkers, self.public_url, self.cluster)
         finally:
             self.engine_threads -= 1
+        live = self._live(live)
+        if epoch is None:
+            owner = (await self.store.leases([table_id])).get(table_id)
+            live.owner = owner.owner if owner is not None and owner.owner else UNKNOWN
+        else:
+            live.epoch = epoch
         self.live[table_id] = live
         live.start()
+        await live.tell_presence()
         return live
+
+    async def _forget(self, table_id: str, owned: bool) -> None:
+        """This process is done with the table: its channel unfollowed, its lease (if it held it) given up."""
+        if self.cluster is not None:
+            await self.cluster.unfollow(table_id)
+        if owned:
+            await self.store.release(self.node, [table_id])
 
     async def lobby(
         self, statuses: tuple[str, ...], limit: int, after: str | None, base: str
@@ -173,6 +236,106 @@ class Hall:
     def start(self) -> None:
         if self.janitor is None:
             self.janitor = asyncio.create_task(self._rounds(), name="janitor")
+        if self.cluster is not None and self.beats is None:
+            self.beats = asyncio.create_task(self._beats(), name="beats")
+
+    # ----------------------------------------------------------- cluster
+    async def _beats(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.beat_every)
+            try:
+                await self.beat()
+            except Exception as exc:  # the store is away: the next beat tries again
+                LOG.warning("beat: %s", exc)
+
+    async def beat(self) -> None:
+        """Renew the leases of the tables driven here, watch the owners of the others, tell who is connected."""
+        owned = [tid for tid, live in self.live.items() if live.owned]
+        held = await self.store.renew(self.node, owned, self.config.lease_ttl)
+        for table_id in owned:
+            live = self.live.get(table_id)
+            if table_id not in held and live is not None and live.owned:
+                await live.lost()
+        await self.watch([tid for tid, live in self.live.items() if not live.owned])
+        await self.adopt()
+        for live in list(self.live.values()):
+            live.beat(self.config.beat_every)
+            if live.clients:
+                await live.tell_presence()
+
+    async def watch(self, table_ids: list[str]) -> None:
+        """For the tables followed here: who drives each now; one whose lease ran out is taken over here."""
+        now = time.time()
+        for table_id, lease in (await self.store.leases(table_ids)).items():
+            live = self.live.get(table_id)
+            if live is None or live.owned:
+                continue
+            if lease.owner is None or lease.until < now:
+                epoch = await self._claim(table_id)
+                if epoch is not None:
+                    self.takeovers += 1
+                    await live.take_over(epoch)
+                    continue
+                lease = (await self.store.leases([table_id]))[table_id]
+            live.owner = lease.owner or UNKNOWN
+            if lease.version > live.version:  # behind the store for two beats running: a change not heard
+                if live.lagging:
+                    await live.catch_up()
+                live.lagging = True
+            else:
+                live.lagging = False
+
+    async def adopt(self) -> None:
+        """Take over the tables whose process died or froze and that no process here follows: play goes on.
+
+        Every process looks each beat; the claim in the store decides which
+        one drives each table, and only that one loads it.
+        """
+        for table_id in await self.store.orphans(ADOPT_PER_BEAT):
+            if table_id in self.live or table_id in self.loading:
+                continue
+            epoch = await self._claim(table_id)
+            if epoch is not None:
+                self.takeovers += 1
+                live = await self._load(table_id, epoch)
+                if live is None:
+                    continue
+                LOG.info("table %s: adopted (epoch %s)", table_id, epoch)
+
+    async def _claim(self, table_id: str) -> int | None:
+        """A takeover's claim; None if another process got there first, or the row is still locked by the old owner
+        (frozen inside a transaction, until PostgreSQL ends its session)."""
+        try:
+            return await self.store.claim(table_id, self.node, self.config.lease_ttl)
+        except Exception as exc:
+            LOG.info("table %s: not claimed this beat (%s)", table_id, exc)
+            return None
+
+    async def on_table(self, message: dict[str, Any]) -> None:
+        """Another process's message about a table: the copy here hears it."""
+        live = self.live.get(str(message.get("table")))
+        if live is not None:
+            await live.heard(message)
+
+    async def on_request(self, message: dict[str, Any]) -> Any:
+        """Another process asks the owner here to make a change: done, committed, then answered."""
+        live = self.live.get(str(message.get("table")))
+        if live is None or not live.owned:
+            raise TableError("moved", "this process does not drive that table")
+        op, args = message["op"], message["args"]
+        if op == "rematch":
+            return (await self.rematch(live, args["address"])).row.id
+        return await live.do(op, args)
+
+    async def on_reconnect(self) -> None:
+        """Redis is back: every table here tells its clients again, and followers read what they missed."""
+        for live in list(self.live.values()):
+            if live.owned:
+                async with live.lock:
+                    await live.tell_all()
+            else:
+                await live.catch_up()
+            await live.tell_presence()
 
     async def _rounds(self) -> None:
         while True:
@@ -183,11 +346,11 @@ class Hall:
     async def round(self) -> None:
         """One round: keep watched tables from expiring, expire unclaimed ones, unload the idle, trim the caches."""
         now = time.monotonic()
-        await self.store.touch([tid for tid, live in self.live.items() if live.clients])
+        await self.store.touch([tid for tid, live in self.live.items() if live.present()])
         for table_id in await self.store.expire(time.time() - self.config.unclaimed_after):
             await self.unload(table_id)
         for table_id, live in list(self.live.items()):
-            if not live.clients and now - live.idle_since >= self.config.idle_after:
+            if not live.present() and now - live.idle_since >= self.config.idle_after:
                 await self.unload(table_id)
         if not self.engine_threads:  # no listing under way in a thread: the loop's own work is between steps
             caches.trim()
@@ -218,14 +381,21 @@ class Hall:
         live = self.live.pop(table_id, None)
         if live is not None:
             await live.stop()
+            with contextlib.suppress(Exception):  # the store away: the lease runs out by itself
+                await self._forget(table_id, live.owned)
 
     async def close(self) -> None:
-        if self.janitor is not None:
-            self.janitor.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.janitor
+        """The server stops: the tables it drives are let go at once, for the other processes to take over."""
+        for task in (self.janitor, self.beats):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for live in list(self.live.values()):
             await live.stop()
+        owned = [tid for tid, live in self.live.items() if live.owned]
+        with contextlib.suppress(Exception):
+            await self.store.release(self.node, owned)
 
 
 def _cursor(text: str | None) -> tuple[float, str] | None:

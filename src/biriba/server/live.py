@@ -33,7 +33,8 @@ from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
 from ..views import PlayerView
-from .store import Store, StoredTable, TableRow, token_hash
+from .cluster import Cluster, Unreachable
+from .store import Fenced, SeatInfo, Store, StoredTable, TableRow, token_hash
 from .thinking import Thinkers
 
 #: How long after a deal ends the next one starts by itself (a seated person may start it sooner).
@@ -46,6 +47,11 @@ HINT_MS = TABLE_THINK_MS
 CHAT_KEPT = 30
 #: The most watchers' names a table's info lists.
 WATCHERS_LISTED = 50
+
+#: A follower's name for an owner it does not know yet (it lost the table, and has not read who took it).
+UNKNOWN = "?"
+#: Beats after which a node that told nothing of its clients is taken for gone.
+PRESENCE_BEATS = 3
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 LOG = logging.getLogger("biriba.server")
@@ -85,6 +91,10 @@ class TableError(BiribaError):
         return body
 
 
+class Moved(Exception):
+    """This process stopped driving the table (another took it over) while a change was under way here."""
+
+
 def refusal_reason(exc: IllegalActionError) -> dict[str, Any]:
     """A refusal's reason as the protocol sends it: ``{"key", "params"}`` (see :mod:`biriba.reasons`)."""
     return {"key": exc.key, "params": exc.params}
@@ -115,6 +125,7 @@ class Client:
     send: Send
     sent: int = 0  # the events it has been told, by number
     name: str | None = None  # a watcher's name, if it gave one
+    cut: Callable[[], Awaitable[None]] | None = None  # closes the connection, for the client to connect again
 
 
 @dataclass
@@ -142,13 +153,41 @@ class Settings:
 
 
 class LiveTable:
-    """A table in play: the match, the seats, the clients, and the one driver that plays its bots."""
+    """A table in play: the match, the seats, the clients, and the one driver that plays its bots.
 
-    def __init__(self, row: TableRow, store: Store, thinkers: Thinkers | None = None, public_url: str = "") -> None:
+    With several server processes (:mod:`.cluster`) one of them *owns* the
+    table: its driver plays, and every change is committed there with its
+    epoch.  The others *follow* it: they replay its changes on their copy
+    for their own clients, and send those clients' requests to the owner.
+    A process alone owns all its tables.
+    """
+
+    def __init__(
+        self,
+        row: TableRow,
+        store: Store,
+        thinkers: Thinkers | None = None,
+        public_url: str = "",
+        cluster: Cluster | None = None,
+    ) -> None:
         self.row = row
         self.store = store
         self.thinkers = thinkers
         self.public_url = public_url
+        self.cluster = cluster
+        self.epoch: int | None = None  # this process's lease of the table, which its writes name
+        self.owner: str | None = None  # the node that drives the table, when this process follows it
+        self.resolve: Callable[[], Awaitable[None]] | None = None  # finds the owner (or takes over): the hall's
+        self.remote: dict[str, tuple[dict[str, Any], float]] = {}  # other nodes' clients here, and when told
+        self.meta: dict[str, Any] = {}  # a follower's: what the owner last told of seats, watchers and clock
+        self.meta_at = 0.0
+        self.outbox: list[dict[str, Any]] = []  # the owner's changes since it last told them
+        self.told = 0  # the version the owner last published
+        self.lagging = False  # behind the store at the last beat (a change not heard yet)
+        #: A write failed and the store could not be read back: this copy may hold a move the store lacks, so it
+        #: is dropped (its clients cut off, to connect again) and the table loaded afresh when the store is back.
+        self.broken = False
+        self.on_broken: Callable[[], Awaitable[None]] | None = None
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -168,7 +207,7 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.played_for: dict[int, str] = {}  # event number: who played a person's turn ("clock", "absent")
         self.idle_since = time.monotonic()  # since the last client left (or the table was loaded)
-        self.handed: set[int] = set()  # seats whose person handed them to the stand-in
+        self.handed: set[int] = set(row.settings.get("handed", []))  # seats handed to the stand-in by their person
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.rematch: str | None = row.settings.get("rematch")
 
@@ -179,6 +218,15 @@ class LiveTable:
     @property
     def version(self) -> int:
         return len(self.table.events)
+
+    @property
+    def owned(self) -> bool:
+        """Does this process drive the table?"""
+        return self.owner is None
+
+    def present(self) -> bool:
+        """Is anyone connected to the table, on this process or (for its owner) on another?"""
+        return bool(self.clients) or bool(self.remote)
 
     @property
     def seated(self) -> bool:
@@ -201,18 +249,36 @@ class LiveTable:
 
     def info(self, base: str | None = None) -> dict[str, Any]:
         """The table's public info (docs/protocol.md); the invite link on ``base`` (else the public URL, or a path)."""
-        match, now = self.table.match, time.monotonic()
+        match = self.table.match
         data = row_info(self.row, self.status(), match.totals, len(match.deals), base or self.public_url)
+        seen = self.presence() if self.owned else self.meta
         for entry in data["seats"]:
             if entry["kind"] == "person":
                 seat = entry["seat"]
-                entry["connected"] = seat in self.connected_since
-                standing_in = self._stand_in(seat)
-                entry["stand_in"] = standing_in is not None and now >= standing_in[1] and bool(match.deals)
+                entry["connected"] = seat in seen.get("connected", ())
+                entry["stand_in"] = seat in seen.get("stand_in", ())
                 entry["handed"] = seat in self.handed
-        data["watchers"] = [c.name for c in self.clients if c.seat is None][:WATCHERS_LISTED]
+        data["watchers"] = list(seen.get("watchers", ()))
         data["rematch"] = self.rematch
         return data
+
+    def presence(self) -> dict[str, Any]:
+        """The owner's word on who is here: the seats connected (on any process), stood in for, and the watchers."""
+        now, match = time.monotonic(), self.table.match
+        standing = [seat for seat in range(len(self.row.seats)) if self.row.seats[seat].kind == "person"]
+        watchers = [c.name for c in self.clients if c.seat is None]
+        for data, _ in self.remote.values():
+            watchers += data.get("watchers", [])
+        return {
+            "connected": sorted(self.connected_since),
+            "stand_in": [
+                seat
+                for seat in standing
+                if (s := self._stand_in(seat)) is not None and now >= s[1] and bool(match.deals)
+            ],
+            "watchers": watchers[:WATCHERS_LISTED],
+            "clock": self.clock_left(),
+        }
 
     def shared_state(self) -> dict[str, Any]:
         """The parts of a state message that every client gets alike, made once per change."""
@@ -283,6 +349,9 @@ class LiveTable:
         }
 
     def clock_left(self) -> float | None:
+        if not self.owned:  # the owner's clock, as it told it, run on since
+            told = self.meta.get("clock")
+            return None if told is None else max(0.0, round(told - (time.monotonic() - self.meta_at), 1))
         deal = self.table.match.current
         clock = self.settings.turn_clock
         if clock is None or deal is None or self.row.seats[deal.to_move].kind == "bot":
@@ -294,31 +363,104 @@ class LiveTable:
         async with self.lock:
             self.clients.add(client)
             self.idle_since = float("inf")
-            if client.seat is not None:
-                self.connected_since.setdefault(client.seat, time.monotonic())
-                self.absent_since.pop(client.seat, None)
+            self._refresh_presence()
             await self.tell_all()
             for line in list(self.chat):  # what was said at the table lately
                 await client.send(line)
+        await self.tell_presence()
         self.kick.set()
 
     async def leave(self, client: Client) -> None:
         async with self.lock:
             self.clients.discard(client)
-            seat = client.seat
             if not self.clients:
                 self.idle_since = time.monotonic()
-            if seat is not None and not any(c.seat == seat for c in self.clients):
-                self.connected_since.pop(seat, None)
-                self.absent_since[seat] = time.monotonic()
-                await self.tell_all()
-            elif seat is None:
-                await self.tell_all()  # the list of who watches
+            self._refresh_presence()
+            await self.tell_all()
+        await self.tell_presence()
         self.kick.set()
+
+    def _refresh_presence(self) -> None:
+        """Who is connected, from this process's clients and (for the owner) the others': away since when."""
+        if not self.owned:
+            return
+        here = {c.seat for c in self.clients if c.seat is not None}
+        for data, _ in self.remote.values():
+            here.update(data.get("seats", ()))
+        now = time.monotonic()
+        for seat, info in enumerate(self.row.seats):
+            if seat in here:
+                self.connected_since.setdefault(seat, now)
+                self.absent_since.pop(seat, None)
+            elif self.connected_since.pop(seat, None) is not None or info.token_hash is not None:
+                self.absent_since.setdefault(seat, now)  # away since they left, or since the table was loaded
+
+    async def tell_presence(self) -> None:
+        """Tell the other processes which seats and watchers this one has at the table (each beat, and on change)."""
+        if self.cluster is not None:
+            seats = sorted({c.seat for c in self.clients if c.seat is not None})
+            watchers = [c.name for c in self.clients if c.seat is None]
+            await self.cluster.publish(self.row.id, {"t": "presence", "seats": seats, "watchers": watchers})
+
+    # --------------------------------------------------- owner or follower
+    async def _run(self, op: str, args: dict[str, Any]) -> Any:
+        """Do ``op`` here if this process drives the table, else at the process that does (once committed there)."""
+        for _ in range(3):
+            if self.owned:
+                try:
+                    return await self.do(op, args)
+                except Moved:
+                    continue  # taken over meanwhile: the new owner does it
+            if self.owner != UNKNOWN and self.cluster is not None:
+                try:
+                    reply = await self.cluster.request(str(self.owner), self.row.id, op, args)
+                except Unreachable:
+                    reply = {"error": {"code": "moved"}}
+                error = reply.get("error")
+                if error is None:
+                    return reply.get("result")
+                if error.get("code") != "moved":
+                    raise TableError(
+                        error["code"],
+                        error.get("message", ""),
+                        error.get("rule"),
+                        error.get("retry_after"),
+                        error.get("reason"),
+                    )
+            if self.resolve is not None:
+                await self.resolve()  # who drives it now (this process, if nobody does)
+        if self.cluster is not None and self.cluster.bus is not None and not self.cluster.bus.connected:
+            why = "the servers cannot reach each other just now (their message bus is away): try again in a moment"
+        else:
+            why = "the server that drives this table does not answer; another takes it over within seconds: try again"
+        raise TableError("moving", why, retry_after=2)
+
+    async def do(self, op: str, args: dict[str, Any]) -> Any:
+        """A change this process makes as the table's owner (:class:`Moved` if it is not, or stops being)."""
+        changes: dict[str, Callable[..., Awaitable[Any]]] = {
+            "act": self._act,
+            "next": self._next_deal,
+            "sit": self._sit,
+            "hand_over": self._hand_over,
+            "give_up": self._give_up,
+        }
+        if op not in changes:
+            raise TableError("bad_request", f"no such change: {op}")
+        result = await changes[op](**args)
+        self.kick.set()
+        return result
+
+    def _own(self) -> None:
+        if not self.owned:
+            raise Moved
 
     async def act(self, seat: int | None, text: str, version: int) -> None:
         """A person's action: checked, played, committed, then told (or a :class:`TableError`)."""
+        await self._run("act", {"seat": seat, "text": text, "version": version})
+
+    async def _act(self, seat: int | None, text: str, version: int) -> None:
         async with self.lock:
+            self._own()
             deal = self._mover(seat)
             if version != self.version:
                 raise TableError("stale", f"the table has moved on (version {self.version}, yours {version})")
@@ -327,10 +469,13 @@ class LiveTable:
             except (IllegalActionError, NotationError) as exc:
                 raise TableError.illegal(exc) from None
             await self._committed(event)
-        self.kick.set()
 
     async def next_deal(self, seat: int | None) -> None:
+        await self._run("next", {"seat": seat})
+
+    async def _next_deal(self, seat: int | None) -> None:
         async with self.lock:
+            self._own()
             if seat is None:
                 raise TableError("spectator", "a spectator watches; sit down to play")
             if not self.table.needs_deal or not self.table.match.deals:
@@ -338,7 +483,6 @@ class LiveTable:
                     "no_deal", "a deal is in progress" if not self.table.match.is_over else "the match is over"
                 )
             await self._start_deal()
-        self.kick.set()
 
     def _mover(self, seat: int | None) -> Deal:
         """The deal in progress, if ``seat`` is to move in it (else the protocol's refusal)."""
@@ -379,36 +523,83 @@ class LiveTable:
 
     async def hand_over(self, seat: int | None, bot: bool) -> None:
         """Hand the seat to the stand-in bot, which plays its turns at the bots' pace, or take it back."""
+        await self._run("hand_over", {"seat": seat, "bot": bot})
+
+    async def _hand_over(self, seat: int | None, bot: bool) -> None:
         async with self.lock:
+            self._own()
             if seat is None:
                 raise TableError("spectator", "a spectator has no seat to hand over")
-            if bot:
-                self.handed.add(seat)
-            else:
-                self.handed.discard(seat)
+            handed = self.handed | {seat} if bot else self.handed - {seat}
+            await self._save_settings({**self.row.settings, "handed": sorted(handed)})
             await self.tell_all()
-        self.kick.set()
+
+    async def _save_settings(self, settings: dict[str, Any]) -> None:
+        """The settings changed (a seat handed to the stand-in, the rematch made): stored, then told."""
+        await self._fenced(self.store.save_settings(self.row.id, settings, self.epoch))
+        self._set_settings(settings)
+        self.outbox.append({"op": "settings", "settings": settings})
+
+    def _set_settings(self, settings: dict[str, Any]) -> None:
+        self.row.settings = settings
+        self.handed = set(settings.get("handed", []))
+        self.rematch = settings.get("rematch")
+
+    async def save_rematch(self, table_id: str) -> None:
+        """The owner notes the rematch's id (under the table's lock)."""
+        self._own()
+        self.rematch = table_id
+        await self._save_settings({**self.row.settings, "rematch": table_id})
+        await self.tell_all()
+
+    async def _fenced(self, write: Awaitable[None]) -> None:
+        """A write of this owner's; if another process took the table over meanwhile, this one follows it now."""
+        try:
+            await write
+        except Fenced:
+            await self.lost()
+            raise Moved from None
 
     async def give_up(self, client: Client) -> None:
         """The person leaves the seat for good: it is free for another, and the stand-in's until one sits."""
+        await self._run("give_up", {"seat": client.seat})
+
+    async def _give_up(self, seat: int | None) -> None:
         async with self.lock:
-            seat = client.seat
+            self._own()
             if seat is None:
                 raise TableError("spectator", "a spectator has no seat to leave")
             if self.table.match.is_over:
                 raise TableError("over", "the match is over: the seat is yours in its record")
-            info = self.row.seats[seat]
-            info.name = info.token_hash = None
-            self.table.match.players[seat] = self.names()[seat]
-            self.handed.discard(seat)
+            seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
+            seats[seat].name = seats[seat].token_hash = None
+            await self._save_seats(seats)
+            if seat in self.handed:
+                await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat})})
             self.absent_since.pop(seat, None)
             self.connected_since.pop(seat, None)
-            for other in self.clients:
-                if other.seat == seat:
-                    other.seat = None  # every connection of the seat watches now
-            await self.store.save_seats(self.row.id, self.row.seats, self.status())
             await self.tell_all()
-        self.kick.set()
+
+    async def _save_seats(self, seats: list[SeatInfo]) -> None:
+        """The seats changed (a person sat down, or left for good): stored, then told."""
+        await self._fenced(self.store.save_seats(self.row.id, seats, self._status_with(seats), self.epoch))
+        self._set_seats(seats)
+        self.outbox.append({"op": "seats", "seats": [s.to_data() for s in seats]})
+
+    def _status_with(self, seats: list[SeatInfo]) -> str:
+        if self.table.match.is_over:
+            return "over"
+        return "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "open"
+
+    def _set_seats(self, seats: list[SeatInfo]) -> None:
+        """New seats; the connections of a seat whose person left (or was replaced) watch from now on."""
+        for seat, (old, new) in enumerate(zip(self.row.seats, seats)):
+            if old.token_hash is not None and old.token_hash != new.token_hash:
+                for client in self.clients:
+                    if client.seat == seat:
+                        client.seat = None
+        self.row.seats = seats
+        self.table.match.players[:] = self.names()
 
     async def say(self, seat: int | None, phrase: str | None, text: str | None) -> None:
         """A chat line from a seated person to everyone at the table (phrases by id; free text where allowed)."""
@@ -422,13 +613,23 @@ class LiveTable:
             raise TableError("bad_message", 'say one thing: a "phrase" or a "text"')
         line: dict[str, Any] = {"type": "said", "seat": seat, "name": self.names()[seat], "at": time.time()}
         line.update({"phrase": phrase} if phrase is not None else {"text": text})
+        await self.hear(line)
+        if self.cluster is not None:
+            await self.cluster.publish(self.row.id, {"t": "said", "line": line})
+
+    async def hear(self, line: dict[str, Any]) -> None:
+        """A chat line said here or on another process: kept for who joins, and sent to this process's clients."""
         self.chat.append(line)
         clients = list(self.clients)
         await asyncio.gather(*(c.send(line) for c in clients), return_exceptions=True)
 
     async def sit(self, seat: int, name: str) -> str:
         """Take a person's free seat under ``name``; returns the seat's token."""
+        return str(await self._run("sit", {"seat": seat, "name": name}))
+
+    async def _sit(self, seat: int, name: str) -> str:
         async with self.lock:
+            self._own()
             if not 0 <= seat < len(self.row.seats):
                 raise TableError("bad_request", f"a seat is 0..{len(self.row.seats) - 1}")
             info = self.row.seats[seat]
@@ -439,24 +640,134 @@ class LiveTable:
             if any(s.kind == "person" and s.name and s.name.casefold() == name.casefold() for s in self.row.seats):
                 raise TableError("name_taken", f"{name!r} is already at this table: choose another name")
             token = secrets.token_urlsafe(24)
-            info.name, info.token_hash = name, token_hash(token)
-            self.table.match.players[seat] = name
+            seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
+            seats[seat].name, seats[seat].token_hash = name, token_hash(token)
+            await self._save_seats(seats)
             self.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
-            await self.store.save_seats(self.row.id, self.row.seats, self.status())
             await self.tell_all()
-        self.kick.set()
         return token
 
     # ----------------------------------------------------------- driving
     def start(self) -> None:
-        if self.driver is None:
+        """The driver starts, if this process owns the table."""
+        if self.owned and (self.driver is None or self.driver.done()):
             self.driver = asyncio.create_task(self._drive(), name=f"table {self.row.id}")
 
     async def stop(self) -> None:
-        if self.driver is not None:
-            self.driver.cancel()
+        driver, self.driver = self.driver, None
+        if driver is not None and driver is not asyncio.current_task():
+            driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.driver
+                await driver
+
+    async def take_over(self, epoch: int) -> None:
+        """This process drives the table from now on (its lease, ``epoch``): from where the store stands."""
+        async with self.lock:
+            await self.reload()
+            self.owner, self.epoch, self.told = None, epoch, self.version
+            self.lagging = False
+            self._turn_changed()
+            self.connected_since.clear()
+            self._refresh_presence()
+            await self.tell_all()  # and the followers hear who drives it now
+        self.start()
+        LOG.info("table %s: taken over (epoch %s)", self.row.id, epoch)
+
+    async def lost(self) -> None:
+        """Another process took the table over (this one was frozen or cut off): follow it, from the store."""
+        if self.owned:
+            LOG.warning("table %s: another process drives it now (epoch %s was ours)", self.row.id, self.epoch)
+        self.owner, self.epoch = UNKNOWN, None
+        self.outbox.clear()
+        self.kick.set()  # the driver sees it and stops
+        await self.roll_back()
+        if not self.broken:
+            await self.tell_all()
+
+    async def roll_back(self) -> None:
+        """After a write that failed: the table as the store has it; if the store cannot say, this copy breaks."""
+        try:
+            await self.reload()
+        except Exception:
+            LOG.warning("table %s: the store cannot be read back; the table is dropped until it can", self.row.id)
+            self.broken = True
+            self.kick.set()
+            clients, self.clients = list(self.clients), set()
+            for client in clients:
+                if client.cut is not None:
+                    with contextlib.suppress(Exception):
+                        await client.cut()
+            if self.on_broken is not None:
+                await self.on_broken()
+
+    # ---------------------------------------------------------- following
+    async def heard(self, message: dict[str, Any]) -> None:
+        """A message of another process about this table: a change, its clients here, or a chat line."""
+        kind = message.get("t")
+        if kind == "presence":
+            if message["seats"] or message["watchers"]:
+                self.remote[message["node"]] = (message, time.monotonic())
+            else:
+                self.remote.pop(message["node"], None)
+            if self.owned:
+                async with self.lock:
+                    before = sorted(self.connected_since), self.presence()["watchers"]
+                    self._refresh_presence()
+                    if (sorted(self.connected_since), self.presence()["watchers"]) != before:
+                        await self.tell_all()
+                self.kick.set()
+        elif kind == "said":
+            await self.hear(message["line"])
+        elif kind == "change" and not self.owned:
+            async with self.lock:
+                await self._follow(message)
+
+    async def _follow(self, change: dict[str, Any]) -> None:
+        """The owner's change, replayed here in order of version; a gap is filled from the store."""
+        if self.owned:
+            return
+        self.owner = change["node"]
+        if change["v0"] == self.version:
+            for op in change["ops"]:
+                self._replay(op)
+        elif change["v"] > self.version:
+            await self.reload()  # missed something: the store has every committed change
+        else:  # an old version's message: only what does not count versions (seats, settings) is still news
+            for op in change["ops"]:
+                if op["op"] in ("seats", "settings"):
+                    self._replay(op)
+        self.meta, self.meta_at = change["meta"], time.monotonic()
+        self.lagging = False
+        await self.tell_all()
+
+    def _replay(self, op: dict[str, Any]) -> None:
+        kind = op["op"]
+        if kind == "deal":
+            self.table.start_deal([parse_card(c) for c in op["deck"]], op["dealer"])
+        elif kind == "action":
+            event = self.table.play(op["seat"], op["action"])
+            if op.get("by") is not None:
+                self.played_for[event.number] = op["by"]
+        elif kind == "seats":
+            self._set_seats([SeatInfo(**s) for s in op["seats"]])
+        elif kind == "settings":
+            self._set_settings(op["settings"])
+
+    async def catch_up(self) -> None:
+        """A follower behind the store (a change it did not hear, Redis away): from the store."""
+        async with self.lock:
+            if not self.owned:
+                await self.reload()
+                await self.tell_all()
+
+    def beat(self, every: float) -> None:
+        """Forget the nodes that have told nothing of their clients for a few beats (gone, or cut off)."""
+        stale = time.monotonic() - PRESENCE_BEATS * every
+        for node in [n for n, (_, heard) in self.remote.items() if heard < stale]:
+            del self.remote[node]
+        if self.owned:
+            self._refresh_presence()
+            self.kick.set()
 
     async def _drive(self) -> None:
         """Play what is due (a bot's move, a stand-in's, the next deal), then wait until something is.
@@ -464,14 +775,16 @@ class LiveTable:
         A failure (the store down, a worker lost) is logged and tried again a second later: the table waits,
         it does not stop.
         """
-        while True:
+        while self.owned and not self.broken:
             self.kick.clear()  # a kick during the look below wakes the wait at once
             try:
                 async with self.lock:
-                    wait = await self._due()
+                    wait = await self._due() if self.owned and not self.broken else None
                 if isinstance(wait, Think):
                     await self._think(wait)
                     continue
+            except Moved:
+                return  # another process drives the table now
             except Exception:
                 LOG.exception("table %s: its driver failed; it tries again in a second", self.row.id)
                 wait = 1.0
@@ -489,7 +802,7 @@ class LiveTable:
             LOG.exception("table %s: a bot worker failed; the bot plays greedy's move", self.row.id)
             action = GreedyBot(think.seed).choose(think.view, think.legal)
         async with self.lock:
-            if self.version == think.version:
+            if self.owned and self.version == think.version:
                 await self._committed(self.table.play(think.seat, action), think.by)
 
     async def _due(self) -> float | Think | None:
@@ -564,7 +877,15 @@ class LiveTable:
         assert deal.deck is not None
         totals = self.table.match.totals
         deck = [NAMES[c] for c in deal.deck]
-        await self.store.record_deal(self.row.id, event.deal, deal.dealer, deck, self.version, totals)
+        try:
+            await self.store.record_deal(self.row.id, event.deal, deal.dealer, deck, self.version, totals, self.epoch)
+        except Fenced:
+            await self.lost()
+            raise Moved from None
+        except Exception:
+            await self.roll_back()
+            raise
+        self.outbox.append({"op": "deal", "deck": deck, "dealer": deal.dealer})
         self._turn_changed()
         await self.tell_all()
 
@@ -593,10 +914,15 @@ class LiveTable:
                 status,
                 by=by,
                 match=(len(match.deals), match.totals) if deal.is_over else None,
+                epoch=self.epoch,
             )
+        except Fenced:
+            await self.lost()
+            raise Moved from None
         except Exception:
-            await self.reload()
+            await self.roll_back()
             raise TableError("store", "the move could not be saved; the table is as it was") from None
+        self.outbox.append({"op": "action", "seat": outcome.seat, "action": str(outcome.action), "by": by})
         self.last_event = time.monotonic()
         if deal.is_over:
             self.deal_ended = self.last_event
@@ -608,15 +934,24 @@ class LiveTable:
         self.turn_started = time.monotonic()
 
     async def reload(self) -> None:
-        """Rebuild the match from the store (after a failed write)."""
+        """Rebuild the match from the store (after a failed write, a takeover, or a change not heard)."""
         stored = await self.store.load(self.row.id)
         assert stored is not None
         fresh = rebuild(stored, self.store, self.thinkers, self.public_url)
+        self._set_seats(fresh.row.seats)
+        self._set_settings(fresh.row.settings)
         self.table = fresh.table
         self.row = fresh.row
         self.played_for = fresh.played_for
+        for client in self.clients:
+            client.sent = min(client.sent, self.version)
 
     async def tell_all(self) -> None:
+        """Tell every client here what its seat may see; the owner tells the other processes the changes first."""
+        if self.owned and self.cluster is not None:
+            change = {"t": "change", "v0": self.told, "v": self.version, "ops": self.outbox, "meta": self.presence()}
+            self.outbox, self.told = [], self.version
+            await self.cluster.publish(self.row.id, change)
         clients = list(self.clients)
         if not clients:
             return
@@ -656,9 +991,15 @@ def deal_event_json(data: dict[str, Any], table: Table) -> dict[str, Any]:
     return data
 
 
-def rebuild(stored: StoredTable, store: Store, thinkers: Thinkers | None = None, public_url: str = "") -> LiveTable:
+def rebuild(
+    stored: StoredTable,
+    store: Store,
+    thinkers: Thinkers | None = None,
+    public_url: str = "",
+    cluster: Cluster | None = None,
+) -> LiveTable:
     """A live table from its stored deals and actions, replayed at the table (the same events, in order)."""
-    live = LiveTable(stored.row, store, thinkers, public_url)
+    live = LiveTable(stored.row, store, thinkers, public_url, cluster)
     table = live.table
     by_deal: dict[int, list[tuple[int, str, str | None]]] = {}
     for _seq, deal, seat, action, by in stored.actions:
@@ -669,6 +1010,7 @@ def rebuild(stored: StoredTable, store: Store, thinkers: Thinkers | None = None,
             event = table.play(seat, action)
             if by is not None:
                 live.played_for[event.number] = by
+    live.told = live.version
     return live
 
 

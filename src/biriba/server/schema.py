@@ -217,6 +217,10 @@ class Health(BaseModel):
     status: Literal["ok"]
     store: Literal["ok"]
     live_tables: int
+    #: The process's name among the server's processes (the store's leases name it).
+    node: str
+    #: With several processes: "ok" while Redis answers, "away" while it does not; absent for a process alone.
+    bus: Literal["ok", "away"] | None = None
 
 
 # ------------------------------------------------------- WebSocket messages

@@ -32,9 +32,16 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+#: Milliseconds a PostgreSQL session may sit idle inside a transaction before the server ends it
+#: (a frozen process's locks are released; a live one's transactions take a few milliseconds).
+IDLE_IN_TRANSACTION_MS = 3000
+#: The PostgreSQL advisory lock that one migrating process holds while the others wait.
+MIGRATION_LOCK = 0x62697269
 
 metadata = MetaData()
 
@@ -54,6 +61,9 @@ tables = Table(
     Column("touched", Float, nullable=False, server_default="0"),  # the last activity
     Column("deals", Integer, nullable=False, server_default="0"),
     Column("totals", Text, nullable=False, server_default="[]"),  # the match's totals, for the lobby
+    Column("owner", String(40)),  # the server process that drives the table (its node id), while its lease lasts
+    Column("lease_until", Float, nullable=False, server_default="0"),  # when the lease runs out unless renewed
+    Column("epoch", Integer, nullable=False, server_default="0"),  # the takeovers so far: the writes' fence
 )
 deals = Table(
     "deals",
@@ -91,6 +101,24 @@ def async_url(url: str) -> str:
     if base not in driver:
         raise ValueError(f"--db {url!r}: the store is SQLite or PostgreSQL")
     return f"{driver[base]}://{rest}"
+
+
+class Fenced(Exception):
+    """A write from a process that no longer owns the table: another took it over (a newer epoch) meanwhile."""
+
+    def __init__(self, table_id: str, epoch: int | None) -> None:
+        super().__init__(f"table {table_id}: epoch {epoch} no longer owns it")
+        self.table_id = table_id
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Who drives a table (``None``: nobody), until when, and how far its store has got."""
+
+    owner: str | None
+    until: float
+    epoch: int
+    version: int
 
 
 def token_hash(token: str) -> str:
@@ -138,7 +166,7 @@ class StoredTable:
     actions: list[tuple[int, int, int, str, str | None]]  # (seq, deal, seat, action, by)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Write:
     """One change waiting for the next commit: an action row or a deal row, and the table's new version."""
 
@@ -149,6 +177,7 @@ class _Write:
     action: dict[str, Any] | None = None
     deal: dict[str, Any] | None = None
     match: tuple[int, list[int]] | None = None  # the deals so far and the totals, when they change
+    epoch: int | None = None  # the writer's epoch: the write is refused (Fenced) unless it is still the table's
     done: asyncio.Future[None] | None = None
 
 
@@ -165,6 +194,7 @@ class Store:
         self.pending: list[_Write] = []
         self.wake = asyncio.Event()
         self.writer: asyncio.Task[None] | None = None
+        self.fenced = 0  # writes refused because another process had taken their table over (``/metrics``)
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -173,14 +203,30 @@ class Store:
         if url.startswith("sqlite:///"):
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         aurl = async_url(url)
-        await asyncio.to_thread(migrate, aurl)
         if aurl.startswith("sqlite"):
+            await asyncio.to_thread(migrate, aurl)
             # one connection: SQLite has one writer; WAL with synchronous=NORMAL survives a killed
             # process (kill -9), and is fsynced at checkpoints
             engine = create_async_engine(aurl, pool_size=1, max_overflow=0)
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_async_engine(aurl, pool_pre_ping=True, pool_size=5, max_overflow=5)
+            # a process frozen inside a transaction would hold its tables' rows locked for ever, and no
+            # other process could take them over: PostgreSQL ends such a session after a few seconds
+            settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
+            engine = create_async_engine(
+                aurl,
+                pool_pre_ping=True,
+                pool_size=5,
+                max_overflow=5,
+                connect_args={"server_settings": settings},
+            )
+            # several server processes may start at once: one migrates, the others wait for it
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                try:
+                    await asyncio.to_thread(migrate, aurl)
+                finally:
+                    await conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
         return cls(engine)
 
     async def close(self) -> None:
@@ -210,26 +256,112 @@ class Store:
                 )
             )
 
-    async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str) -> None:
+    async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str, epoch: int | None = None) -> None:
         """The seats after a person sat down (the table is claimed from then on)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                update(tables)
-                .where(tables.c.id == table_id)
-                .values(seats=json.dumps([s.to_data() for s in seats]), status=status, claimed=1, touched=time.time())
-            )
+        seats_json = json.dumps([s.to_data() for s in seats])
+        await self._fenced_update(table_id, epoch, seats=seats_json, status=status, claimed=1, touched=time.time())
 
-    async def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
-        """A table's settings changed (its rematch's id, once asked for)."""
+    async def save_settings(self, table_id: str, settings: dict[str, Any], epoch: int | None = None) -> None:
+        """A table's settings changed (its rematch's id, once asked for; the seats handed to the stand-in)."""
+        await self._fenced_update(table_id, epoch, settings=json.dumps(settings))
+
+    async def _fenced_update(self, table_id: str, epoch: int | None, **values: Any) -> None:
+        where = tables.c.id == table_id
+        if epoch is not None:
+            where &= tables.c.epoch == epoch
         async with self.engine.begin() as conn:
-            await conn.execute(update(tables).where(tables.c.id == table_id).values(settings=json.dumps(settings)))
+            changed = (await conn.execute(update(tables).where(where).values(**values))).rowcount
+        if epoch is not None and changed != 1:
+            self.fenced += 1
+            raise Fenced(table_id, epoch)
+
+    # ------------------------------------------------------- ownership
+    async def claim(self, table_id: str, node: str, ttl: float, *, steal: bool = False) -> int | None:
+        """Take the table's lease for ``ttl`` seconds if nobody holds it (or it ran out): the new epoch, else None.
+
+        Each claim starts a new epoch, so that the writes of whoever held the
+        table before are refused from then on.  ``steal`` takes it whoever
+        holds it: a server alone on its store (one process) is every table's
+        owner, and its own earlier life may still hold leases.
+        """
+        now = time.time()
+        where = tables.c.id == table_id
+        if not steal:
+            where &= tables.c.owner.is_(None) | (tables.c.owner == node) | (tables.c.lease_until < now)
+        query = (
+            update(tables)
+            .where(where)
+            .values(owner=node, lease_until=now + ttl, epoch=tables.c.epoch + 1)
+            .returning(tables.c.epoch)
+        )
+        async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":  # a row locked by a frozen process: give up, try next beat
+                await conn.execute(text("SET LOCAL lock_timeout = '1s'"))
+            epoch = (await conn.execute(query)).scalar_one_or_none()
+        return None if epoch is None else int(epoch)
+
+    async def renew(self, node: str, table_ids: Sequence[str], ttl: float) -> set[str]:
+        """Renew this node's leases of these tables: the ids it still holds (the others were taken over)."""
+        if not table_ids:
+            return set()
+        query = (
+            update(tables)
+            .where((tables.c.owner == node) & tables.c.id.in_(table_ids))
+            .values(lease_until=time.time() + ttl)
+            .returning(tables.c.id)
+        )
+        async with self.engine.begin() as conn:
+            return {r[0] for r in await conn.execute(query)}
+
+    async def release(self, node: str, table_ids: Sequence[str]) -> None:
+        """Give up this node's leases of these tables (unloaded, or the server stops): others may take them at once."""
+        if table_ids:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    update(tables)
+                    .where((tables.c.owner == node) & tables.c.id.in_(table_ids))
+                    .values(owner=None, lease_until=0)
+                )
+
+    async def orphans(self, limit: int) -> list[str]:
+        """Tables in play whose owner's lease ran out without being given up: their process died or froze."""
+        query = (
+            select(tables.c.id)
+            .where(
+                tables.c.owner.is_not(None)
+                & (tables.c.lease_until < time.time())
+                & tables.c.status.in_(("open", "playing"))
+            )
+            .order_by(tables.c.lease_until)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(query)]
+
+    async def leases(self, table_ids: Sequence[str]) -> dict[str, Lease]:
+        """Who drives each of these tables, until when, and the version its store has reached."""
+        if not table_ids:
+            return {}
+        query = select(tables.c.id, tables.c.owner, tables.c.lease_until, tables.c.epoch, tables.c.version).where(
+            tables.c.id.in_(table_ids)
+        )
+        async with self.engine.connect() as conn:
+            return {r[0]: Lease(r[1], r[2], r[3], r[4]) for r in await conn.execute(query)}
 
     async def record_deal(
-        self, table_id: str, number: int, dealer: int, deck: Sequence[str], version: int, totals: list[int]
+        self,
+        table_id: str,
+        number: int,
+        dealer: int,
+        deck: Sequence[str],
+        version: int,
+        totals: list[int],
+        epoch: int | None = None,
     ) -> None:
-        """A new deal (its dealer and deck), committed before this returns."""
+        """A new deal (its dealer and deck), committed before this returns (:class:`Fenced` if ``epoch`` is stale)."""
         deal = {"table_id": table_id, "number": number, "dealer": dealer, "deck": json.dumps(list(deck))}
-        await self._commit(_Write(table_id, version, "playing", time.time(), deal=deal, match=(number, totals)))
+        write = _Write(table_id, version, "playing", time.time(), deal=deal, match=(number, totals), epoch=epoch)
+        await self._commit(write)
 
     async def record_action(
         self,
@@ -242,13 +374,15 @@ class Store:
         status: str = "playing",
         by: str | None = None,
         match: tuple[int, list[int]] | None = None,
+        epoch: int | None = None,
     ) -> None:
         """One move and the table's new version and status, committed before this returns.
 
-        ``by`` says who played a person's turn for them; ``match`` gives the deals and totals when a deal ends.
+        ``by`` says who played a person's turn for them; ``match`` gives the deals and totals when a deal ends;
+        ``epoch``, the writer's, is checked in the same transaction (:class:`Fenced` if another took the table).
         """
         row = {"table_id": table_id, "seq": seq, "deal": deal, "seat": seat, "action": action, "by": by}
-        await self._commit(_Write(table_id, version, status, time.time(), action=row, match=match))
+        await self._commit(_Write(table_id, version, status, time.time(), action=row, match=match, epoch=epoch))
 
     async def touch(self, tables_ids: Sequence[str]) -> None:
         """Mark tables active now (someone is watching or playing), so that they do not expire."""
@@ -294,7 +428,7 @@ class Store:
             if not batch:
                 continue
             try:
-                await self._write(batch)
+                fenced = await self._write(batch)
             except Exception as exc:
                 for write in batch:
                     if write.done is not None and not write.done.done():
@@ -302,10 +436,28 @@ class Store:
             else:
                 for write in batch:
                     if write.done is not None and not write.done.done():
-                        write.done.set_result(None)
+                        if write in fenced:
+                            self.fenced += 1
+                            write.done.set_exception(Fenced(write.table_id, write.epoch))
+                        else:
+                            write.done.set_result(None)
 
-    async def _write(self, batch: list[_Write]) -> None:
-        """One transaction for every waiting change: the deals, the actions, then the tables' versions."""
+    async def _write(self, batch: list[_Write]) -> list[_Write]:
+        """One transaction for every waiting change: the deals, the actions, then the tables' versions.
+
+        The epochs are read first, their rows locked until the commit (so that
+        no claim slips in between): a write whose epoch is no longer its
+        table's is left out, and returned.
+        """
+        async with self.engine.begin() as conn:
+            fenced = await _fenced(conn, batch)
+            if fenced:
+                batch = [w for w in batch if w not in fenced]
+            if batch:
+                await self._insert(conn, batch)
+        return fenced
+
+    async def _insert(self, conn: Any, batch: list[_Write]) -> None:
         new_deals = [w.deal for w in batch if w.deal is not None]
         new_actions = [w.action for w in batch if w.action is not None]
         latest: dict[str, _Write] = {}
@@ -313,24 +465,23 @@ class Store:
             latest[write.table_id] = write
         versions = [{"tid": w.table_id, "v": w.version, "s": w.status, "t": w.touched} for w in latest.values()]
         matches: dict[str, tuple[int, list[int]]] = {w.table_id: w.match for w in batch if w.match is not None}
-        async with self.engine.begin() as conn:
-            if new_deals:
-                await conn.execute(deals.insert(), new_deals)
-            if new_actions:
-                await conn.execute(actions.insert(), new_actions)
+        if new_deals:
+            await conn.execute(deals.insert(), new_deals)
+        if new_actions:
+            await conn.execute(actions.insert(), new_actions)
+        await conn.execute(
+            update(tables)
+            .where(tables.c.id == bindparam("tid"))
+            .values(version=bindparam("v"), status=bindparam("s"), touched=bindparam("t")),
+            versions,
+        )
+        if matches:
             await conn.execute(
                 update(tables)
                 .where(tables.c.id == bindparam("tid"))
-                .values(version=bindparam("v"), status=bindparam("s"), touched=bindparam("t")),
-                versions,
+                .values(deals=bindparam("d"), totals=bindparam("m")),
+                [{"tid": tid, "d": n, "m": json.dumps(totals)} for tid, (n, totals) in matches.items()],
             )
-            if matches:
-                await conn.execute(
-                    update(tables)
-                    .where(tables.c.id == bindparam("tid"))
-                    .values(deals=bindparam("d"), totals=bindparam("m")),
-                    [{"tid": tid, "d": n, "m": json.dumps(totals)} for tid, (n, totals) in matches.items()],
-                )
 
     async def load(self, table_id: str) -> StoredTable | None:
         async with self.engine.connect() as conn:
@@ -370,6 +521,16 @@ class Store:
     async def count(self) -> int:
         async with self.engine.connect() as conn:
             return int((await conn.execute(select(func.count()).select_from(tables))).scalar_one())
+
+
+async def _fenced(conn: Any, batch: list[_Write]) -> list[_Write]:
+    """The writes whose epoch is no longer their table's (read with the rows locked: ``FOR UPDATE``)."""
+    checked = {w.table_id for w in batch if w.epoch is not None}
+    if not checked:
+        return []
+    query = select(tables.c.id, tables.c.epoch).where(tables.c.id.in_(checked)).with_for_update()
+    epochs = {r[0]: r[1] for r in await conn.execute(query)}
+    return [w for w in batch if w.epoch is not None and epochs.get(w.table_id) != w.epoch]
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

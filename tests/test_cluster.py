@@ -1,0 +1,292 @@
+"""Many server processes on one PostgreSQL, events through Redis, nginx in front (docs/deploy.md).
+
+Real processes (``biriba serve --redis``), a PostgreSQL, a Redis and an
+nginx (running the repository's ``deploy/nginx/biriba.conf``), and steady
+WebSocket players who reconnect through nginx as the page does.  Each test
+plays tables of four people and tables of bots watched by two, does one
+harm mid-play (a process killed, frozen, added and removed; Redis or
+PostgreSQL restarted), and then checks, against the store, what every
+client was told: each event once and in order, each the store's own (no
+acknowledged action lost, none duplicated or in conflict), every table
+gone on after the harm, every person back in their seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from biriba.server.live import rebuild
+from biriba.server.store import Store
+from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
+from serverkit import create_table, sit
+
+pytestmark = [
+    pytest.mark.needs("postgresql"),
+    pytest.mark.needs("redis"),
+    pytest.mark.needs("nginx"),
+    pytest.mark.xdist_group("cluster"),  # one cluster at a time: three servers and their bot workers fill the machine
+]
+
+#: The servers' lease: a dead process's tables are taken over within about this, plus a beat.
+LEASE = 2.0
+#: Seconds of play in each test (the harm comes a third of the way in).
+PLAY = 16.0
+PERSON = {"kind": "person"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+#: The refusals a client may meet: while the servers change hands (it tries again), and as any quick player does
+#: (an action on a state already moved on, the next deal asked for as it starts by itself); nothing else.
+EXPECTED = {"moving", "store", "stale", "not_your_turn", "no_deal"}
+
+
+@dataclass
+class Run:
+    """One test's cluster: its store, bus, processes, proxy, tables and players."""
+
+    db: str
+    redis: RedisServer
+    servers: list[ServerProcess]
+    url: str = ""
+    tables: list[str] = field(default_factory=list)
+    players: list[SteadyPlayer] = field(default_factory=list)
+
+    async def owners(self, table_ids: list[str] | None = None) -> dict[str, str | None]:
+        return {k: v[0] for k, v in (await self.leases(table_ids)).items()}
+
+    async def versions(self) -> dict[str, int]:
+        return {k: v[1] for k, v in (await self.leases()).items()}
+
+    async def leases(self, table_ids: list[str] | None = None) -> dict[str, tuple[str | None, int]]:
+        connection = await asyncpg.connect(self.db, timeout=5)
+        try:
+            rows = await connection.fetch(
+                "SELECT id, owner, version FROM tables WHERE id = ANY($1::text[])", table_ids or self.tables
+            )
+            return {r["id"]: (r["owner"], r["version"]) for r in rows}
+        finally:
+            await connection.close()
+
+    def busiest(self, held: dict[str, str | None]) -> ServerProcess:
+        """The live process that drives the most tables."""
+        alive = [s for s in self.servers if s.process is not None and s.process.poll() is None]
+        return max(alive, key=lambda s: list(held.values()).count(s.node))
+
+    async def taken_over(self, tables: list[str], node: str, within: float) -> float:
+        """Seconds until none of ``tables`` is driven by ``node`` any more (each by a live process)."""
+        started = time.monotonic()
+        while True:
+            held = await self.owners(tables)
+            if all(owner is not None and owner != node for owner in held.values()):
+                return time.monotonic() - started
+            assert time.monotonic() - started < within, f"no takeover in {within} s: {held}"
+            await asyncio.sleep(0.05)
+
+
+@contextlib.contextmanager
+def cluster(db: str, tmp_path: Path, processes: int = 3, spare: int = 0) -> Iterator[Run]:
+    """``processes`` servers behind nginx (with ``spare`` more ports in its upstream, started by the test)."""
+    (tmp_path / "nginx").mkdir()
+    with redis_server(tmp_path) as redis:
+        run = Run(db, redis, [ServerProcess(db, redis.url, LEASE) for _ in range(processes + spare)])
+        try:
+            for server in run.servers[:processes]:
+                server.start()
+            with nginx([s.port for s in run.servers], tmp_path / "nginx") as url:
+                run.url = url
+                yield run
+        finally:
+            for server in run.servers:
+                with contextlib.suppress(Exception):
+                    server.signal(signal.SIGCONT)
+                server.stop()
+
+
+def seat_players(run: Run, persons: int, bots: int) -> None:
+    """``persons`` tables of four people and ``bots`` tables of four greedy bots with two watchers each."""
+    for number in range(persons):
+        table = create_table(run.url, [PERSON] * 4, bot_delay=0, absent_after=600, deal_pause=0.5)
+        run.tables.append(table["id"])
+        for seat in range(4):
+            token = sit(run.url, table["id"], seat, f"P{seat}")
+            run.players.append(SteadyPlayer(run.url, table["id"], token, seat, f"{number}/{seat}"))
+    for number in range(bots):
+        table = create_table(run.url, [GREEDY] * 4, bot_delay=0.05, deal_pause=0.5)
+        run.tables.append(table["id"])
+        run.players += [SteadyPlayer(run.url, table["id"], None, None, f"w{number}/{w}") for w in range(2)]
+
+
+def play_through(run: Run, harm: Callable[[], Awaitable[dict[str, Any]]], seconds: float = PLAY) -> dict[str, Any]:
+    """Play for ``seconds``, the harm a third of the way in; then check every client against the store."""
+
+    async def scenario() -> dict[str, Any]:
+        until = time.monotonic() + seconds
+        playing = asyncio.gather(*(p.run(until) for p in run.players))
+        await asyncio.sleep(seconds / 3)
+        before = await run.versions()
+        measured = await harm()
+        await playing
+        after = await run.versions()
+        measured["stalled"] = [t for t in run.tables if after[t] <= before[t]]
+        return measured
+
+    measured = asyncio.run(scenario())
+    assert measured["stalled"] == [], "every table went on after the harm"
+    seated = [p for p in run.players if p.seat is not None]
+    assert all(p.joined_as and p.joined_as[-1] == p.seat for p in seated), "every person back in their seat"
+    errors: Counter[str] = Counter()
+    for player in run.players:
+        errors.update(player.errors)
+    assert set(errors) <= EXPECTED, errors
+    measured.update(check_against_store(run), refusals=dict(errors))
+    measured["reconnections"] = sum(p.connections - 1 for p in run.players)
+    print(measured)
+    return measured
+
+
+def check_against_store(run: Run) -> dict[str, int]:
+    """Every event a client was told is the store's, in order and once; the store's moves replay (none conflict)."""
+
+    async def main() -> dict[str, int]:
+        store = await Store.open(run.db)
+        try:
+            events = {}
+            for table_id in run.tables:
+                stored = await store.load(table_id)
+                assert stored is not None
+                seqs = [a[0] for a in stored.actions]
+                assert seqs == list(range(1, len(seqs) + 1)), f"{table_id}: the moves' sequence has a gap or a repeat"
+                events[table_id] = rebuild(stored, store).table.events  # replays: every move legal where it stands
+        finally:
+            await store.close()
+        told = 0
+        for player in run.players:
+            table_events = events[player.url.rsplit("/", 1)[1]]
+            assert player.out_of_order == [], "a client was told an event twice or out of order"
+            for number, event in player.events.items():
+                assert number < len(table_events), f"a client was told event {number}, which the store lacks"
+                stored_event = table_events[number]
+                assert event["kind"] == str(stored_event.kind)
+                if stored_event.outcome is not None:
+                    assert (event["seat"], event["action"]) == (
+                        stored_event.outcome.seat,
+                        str(stored_event.outcome.action),
+                    )
+                told += 1
+        assert told > 0
+        return {"events_told": told, "events_stored": sum(len(e) for e in events.values())}
+
+    return asyncio.run(main())
+
+
+def test_a_killed_process_s_tables_go_on_elsewhere(postgres_url: str, tmp_path: Path) -> None:
+    """kill -9 of the process that drives the most tables: the others take them over within seconds."""
+    with cluster(postgres_url, tmp_path) as run:
+        seat_players(run, persons=12, bots=4)
+
+        async def kill() -> dict[str, Any]:
+            held = await run.owners()
+            assert set(held.values()) <= {s.node for s in run.servers}, "every table driven by one of the three"
+            victim = run.busiest(held)
+            orphans = [t for t, node in held.items() if node == victim.node]
+            victim.signal(signal.SIGKILL)
+            return {"orphans": len(orphans), "takeover_s": await run.taken_over(orphans, victim.node, LEASE + 8)}
+
+        measured = play_through(run, kill)
+        assert measured["orphans"] > 0 and measured["takeover_s"] < LEASE + 3
+        assert measured["reconnections"] > 0, "the victim's clients were cut off, and came back through nginx"
+
+
+def test_a_frozen_owner_commits_nothing_once_its_tables_are_taken_over(postgres_url: str, tmp_path: Path) -> None:
+    """SIGSTOP of an owner until its leases have passed to the others, then SIGCONT: the store refuses its writes."""
+    with cluster(postgres_url, tmp_path, processes=2) as run:
+        seat_players(run, persons=4, bots=4)
+        frozen: list[ServerProcess] = []
+
+        async def freeze() -> dict[str, Any]:
+            held = await run.owners()
+            server = run.busiest(held)
+            frozen.append(server)
+            mine = [t for t, node in held.items() if node == server.node]
+            server.signal(signal.SIGSTOP)
+            took = await run.taken_over(mine, server.node, LEASE + 10)
+            await asyncio.sleep(1)
+            server.signal(signal.SIGCONT)  # it wakes with its bots' moves and its clocks due, and its leases gone
+            return {"frozen_tables": len(mine), "takeover_s": took}
+
+        play_through(run, freeze)
+        metrics = dict(
+            line.split()
+            for line in httpx.get(frozen[0].url + "/metrics", timeout=10).text.splitlines()
+            if line.startswith("biriba_") and " " in line and "{" not in line
+        )
+        assert float(metrics["biriba_fenced_writes"]) >= 1, "the thawed process tried, and the store refused it"
+        held = asyncio.run(run.owners())
+        assert float(metrics["biriba_tables_driven"]) == list(held.values()).count(frozen[0].node)
+
+
+def test_redis_restarted_mid_play(postgres_url: str, tmp_path: Path) -> None:
+    """Redis down for three seconds: requests to other processes are refused with a word, followers read the
+    store, and when it is back every process subscribes again by itself."""
+    with cluster(postgres_url, tmp_path) as run:
+        seat_players(run, persons=8, bots=2)
+
+        async def restart_redis() -> dict[str, Any]:
+            run.redis.stop()
+            await asyncio.sleep(3)
+            buses = [httpx.get(s.url + "/healthz", timeout=5).json()["bus"] for s in run.servers]
+            run.redis.start()
+            return {"buses_while_down": buses}
+
+        measured = play_through(run, restart_redis)
+        assert measured["buses_while_down"] == ["away"] * 3
+        assert [httpx.get(s.url + "/healthz", timeout=5).json()["bus"] for s in run.servers] == ["ok"] * 3
+
+
+@pytest.mark.needs("postgresql-server")
+def test_postgresql_restarted_mid_play(tmp_path: Path) -> None:
+    """The store restarted under the servers: writes in flight fail and are not told, tables are read back, the
+    clients told and reconnected; the processes go on by themselves."""
+    with postgres_server() as postgres, cluster(postgres.url, tmp_path) as run:
+        seat_players(run, persons=8, bots=2)
+
+        async def restart_store(server: PostgresServer = postgres) -> dict[str, Any]:
+            await asyncio.to_thread(server.stop, "fast")
+            await asyncio.sleep(1)
+            await asyncio.to_thread(server.start)
+            return {}
+
+        play_through(run, restart_store, seconds=PLAY + 6)
+        for server in run.servers:
+            assert httpx.get(server.url + "/healthz", timeout=5).status_code == 200
+
+
+def test_a_rolling_restart_loses_nothing(postgres_url: str, tmp_path: Path) -> None:
+    """A process added while tables play, then one stopped as an operator would (SIGTERM): its tables are let go
+    at once and taken over, its clients reconnect through nginx."""
+    with cluster(postgres_url, tmp_path, processes=2, spare=1) as run:
+        seat_players(run, persons=8, bots=2)
+
+        async def roll() -> dict[str, Any]:
+            await asyncio.to_thread(run.servers[2].start)
+            await asyncio.sleep(2)
+            held = await run.owners()
+            leaving = run.servers[0]
+            mine = [t for t, node in held.items() if node == leaving.node]
+            await asyncio.to_thread(leaving.stop)
+            return {"handed_over": len(mine), "takeover_s": await run.taken_over(mine, leaving.node, LEASE + 8)}
+
+        measured = play_through(run, roll, seconds=PLAY + 4)
+        held = asyncio.run(run.owners())
+        assert run.servers[0].node not in held.values()
+        assert measured["takeover_s"] < LEASE + 3
