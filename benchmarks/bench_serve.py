@@ -15,15 +15,25 @@ between two bot moves in a row, against the 0.5 s asked), the hard bots'
 decisions, and the server's memory per table.  Figures, not a test: the
 machine is shared and noisy, and the clients run on the same two cores.
 
+With ``--processes 1,2,3`` it measures the server as several processes
+instead (docs/deploy.md): for each count, that many ``biriba serve
+--redis`` processes on one PostgreSQL behind nginx (the repository's
+configuration), the tables of four clients only, the clients in this
+process.  Beside actions per second and the round trips, it reports the
+CPU-seconds that the servers, PostgreSQL and Redis each spent per thousand
+actions (from ``/proc``), from which the figure for more cores can be read.
+
 Usage: ``python benchmarks/bench_serve.py [--tables 200] [--paced 10] [--hard 20] [--seconds 30] [--think 1]
-[--db sqlite|postgresql|both]``.
+[--db sqlite|postgresql|both] [--processes 1,2,3 [--affinity]]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import sys
 import time
@@ -35,6 +45,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from clusterkit import ServerProcess, nginx, redis_server
 from serverkit import BIRIBA, create_table, server_process, sit, ws_url
 
 #: The server's bot workers: every core but one (this machine has two).
@@ -128,6 +139,32 @@ async def paced_client(
                 await ws.send(json.dumps({"type": "next"}))
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process and its waited-for children have used (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int) -> float:
+    """A process's CPU time with its live children's (a server and its bot workers)."""
+    total = cpu_seconds(pid)
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        with contextlib.suppress(FileNotFoundError):
+            total += tree_cpu(int(child))
+    return total
+
+
+def postgres_cpu() -> float:
+    """The CPU time of every PostgreSQL process on the machine (the benchmark runs alone on it)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        with contextlib.suppress(OSError):
+            if stat.read_text().strip() == "postgres":
+                total += cpu_seconds(int(stat.parent.name))
+    return total
+
+
 def quantile(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -136,6 +173,13 @@ def quantile(values: list[float], q: float) -> float | None:
 
 
 async def load(url: str, tables: int, seconds: float, think: float, paced: int, hard: int) -> dict[str, Any]:
+    seats, paced_seats = await make_tables(url, tables, paced, hard)
+    return await play(url, seats, paced_seats, seconds, think)
+
+
+async def make_tables(
+    url: str, tables: int, paced: int, hard: int
+) -> tuple[list[tuple[str, list[str], int]], list[tuple[str, str, int]]]:
     person = {"kind": "person"}
     seats = []
     for n in range(tables):
@@ -149,6 +193,17 @@ async def load(url: str, tables: int, seconds: float, think: float, paced: int, 
         paced_seats.append((table["id"], await asyncio.to_thread(sit, url, table["id"], 0, "paced"), n))
     for _ in range(hard):
         await asyncio.to_thread(create_table, url, [{"kind": "bot", "bot": "hard"}] * 4, bot_delay=0, deal_pause=0)
+    return seats, paced_seats
+
+
+async def play(
+    url: str,
+    seats: list[tuple[str, list[str], int]],
+    paced_seats: list[tuple[str, str, int]],
+    seconds: float,
+    think: float,
+) -> dict[str, Any]:
+    tables, paced = len(seats), len(paced_seats)
     trips: list[float] = []
     gaps: list[float] = []
     pings: list[float] = []
@@ -168,7 +223,6 @@ async def load(url: str, tables: int, seconds: float, think: float, paced: int, 
     return {
         "tables": tables,
         "paced_tables": paced,
-        "hard_tables": hard,
         "seconds": round(elapsed, 1),
         "actions": sum(c for c in counts if c is not None),
         "actions_per_s": round(sum(c for c in counts if c is not None) / elapsed, 1),
@@ -211,6 +265,7 @@ def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, p
         with server_process(db, None, None, BIRIBA, "--bot-workers", str(WORKERS), *ROOMY) as (url, process):
             base = rss_kib(process.pid)
             figures = asyncio.run(load(url, tables, seconds, think, paced, hard))
+            figures["hard_tables"] = hard
             figures["memory_per_table_kib"] = round((rss_kib(process.pid) - base) / tables, 1)
             figures["server_rss_mib"] = round(rss_kib(process.pid) / 1024, 1)
             figures["db"] = db_kind
@@ -219,6 +274,45 @@ def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, p
     finally:
         if pg_name:
             asyncio.run(drop_postgres(pg_name))
+
+
+def cluster_run(
+    processes: int, tables: int, seconds: float, think: float, folder: Path, affinity: bool
+) -> dict[str, Any]:
+    """``processes`` servers on one PostgreSQL and a Redis, behind nginx; tables of four clients, played."""
+    pg_name = asyncio.run(fresh_postgres())
+    db = f"{POSTGRES}/{pg_name}"
+    run_folder = folder / f"cluster-{processes}"
+    (run_folder / "nginx").mkdir(parents=True)
+    servers = [ServerProcess(db, "", 5.0) for _ in range(processes)]
+    try:
+        with redis_server(run_folder) as redis:
+            for server in servers:
+                server.redis = redis.url
+                server.start()
+            with nginx([s.port for s in servers], run_folder / "nginx", affinity) as url:
+                seats, _ = asyncio.run(make_tables(url, tables, 0, 0))
+                pids = [s.process.pid for s in servers if s.process is not None]
+                assert redis.process is not None
+                before = ([tree_cpu(p) for p in pids], postgres_cpu(), cpu_seconds(redis.process.pid))
+                figures = asyncio.run(play(url, seats, [], seconds, think))
+                after = ([tree_cpu(p) for p in pids], postgres_cpu(), cpu_seconds(redis.process.pid))
+        per_thousand = 1000 / max(1, figures["actions"])
+        figures.update(
+            processes=processes,
+            affinity=affinity,
+            db="postgresql",
+            servers_cpu_s_per_1000=round((sum(after[0]) - sum(before[0])) * per_thousand, 2),
+            postgres_cpu_s_per_1000=round((after[1] - before[1]) * per_thousand, 2),
+            redis_cpu_s_per_1000=round((after[2] - before[2]) * per_thousand, 2),
+        )
+        for key in ("paced_tables", "ping_ms_p50", "ping_ms_p95", "bot_pace_ms_median", "bot_pace_ms_p90"):
+            figures.pop(key, None)
+        return figures
+    finally:
+        for server in servers:
+            server.stop()
+        asyncio.run(drop_postgres(pg_name))
 
 
 def main() -> int:
@@ -230,12 +324,24 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before it acts")
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--processes", metavar="N,N", help="several server processes behind nginx instead (for example 1,2,3)"
+    )
+    parser.add_argument(
+        "--affinity", action="store_true", help="with --processes: nginx sends each table's WebSockets to one process"
+    )
     args = parser.parse_args()
     import tempfile
 
     results = []
     with tempfile.TemporaryDirectory() as folder:
-        for kind in ("sqlite", "postgresql") if args.db == "both" else (args.db,):
+        if args.processes:
+            for count in (int(n) for n in args.processes.split(",")):
+                figures = cluster_run(count, args.tables, args.seconds, args.think, Path(folder), args.affinity)
+                results.append(figures)
+                print(json.dumps(figures), flush=True)
+        kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+        for kind in () if args.processes else kinds:
             for hard in (0, args.hard):  # quiet, then loaded with the hard bots
                 figures = run(kind, args.tables, args.seconds, args.think, Path(folder), args.paced, hard)
                 results.append(figures)

@@ -138,8 +138,11 @@ def redis_server(folder: Path) -> Iterator[RedisServer]:
 
 
 @contextlib.contextmanager
-def nginx(ports: list[int], folder: Path) -> Iterator[str]:
-    """nginx with the repository's configuration, its upstream the given ports; yields its URL."""
+def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[str]:
+    """nginx with the repository's configuration, its upstream the given ports; yields its URL.
+
+    ``affinity``: with the configuration's commented ``hash`` line taken in (a table's clients to one process).
+    """
     binary = nginx_path()
     assert binary is not None
     listen = free_port()
@@ -149,6 +152,9 @@ def nginx(ports: list[int], folder: Path) -> Iterator[str]:
     assert count == 1, "deploy/nginx/biriba.conf: its upstream lists the servers one line each"
     site, count = re.subn(r"listen \d+;", f"listen 127.0.0.1:{listen};", site)
     assert count == 1
+    if affinity:
+        site, count = re.subn(r"# (hash \$request_uri consistent;)", r"\1", site)
+        assert count == 1
     (folder / "biriba.conf").write_text(site)
     (folder / "nginx.conf").write_text(
         f"""daemon off;

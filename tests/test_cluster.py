@@ -30,7 +30,7 @@ import pytest
 from biriba.server.live import rebuild
 from biriba.server.store import Store
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import create_table, sit
+from serverkit import BIRIBA, create_table, server_process, sit
 
 pytestmark = [
     pytest.mark.needs("postgresql"),
@@ -290,3 +290,48 @@ def test_a_rolling_restart_loses_nothing(postgres_url: str, tmp_path: Path) -> N
         held = asyncio.run(run.owners())
         assert run.servers[0].node not in held.values()
         assert measured["takeover_s"] < LEASE + 3
+
+
+def test_workers_serve_on_one_port(postgres_url: str, tmp_path: Path) -> None:
+    """``biriba serve --workers 2 --redis URL``: two processes on one port, each a node of its own, one table."""
+    with (
+        redis_server(tmp_path) as redis,
+        server_process(
+            postgres_url, None, None, BIRIBA, "--workers", "2", "--redis", redis.url, "--lease-ttl", str(LEASE)
+        ) as (url, main),
+    ):
+        workers = Path(f"/proc/{main.pid}/task/{main.pid}/children").read_text().split()
+        serving = [pid for pid in workers if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        assert len(serving) >= 2, "uvicorn started two worker processes"
+        run = Run(postgres_url, redis, [], url=url)
+        seat_players(run, persons=4, bots=0)
+
+        async def nothing() -> dict[str, Any]:
+            return {}
+
+        play_through(run, nothing, seconds=8)
+        nodes = {owner for owner in asyncio.run(run.owners()).values()}
+        assert nodes and None not in nodes
+
+
+def test_a_table_goes_to_the_process_its_players_are_on(postgres_url: str, tmp_path: Path) -> None:
+    """A table made on one process, its players all on another: the maker passes it on, so one copy plays."""
+    with redis_server(tmp_path) as redis:
+        maker, host = ServerProcess(postgres_url, redis.url, LEASE), ServerProcess(postgres_url, redis.url, LEASE)
+        try:
+            maker.start()
+            host.start()
+            run = Run(postgres_url, redis, [maker, host], url=maker.url)
+            seat_players(run, persons=2, bots=0)
+            assert set(asyncio.run(run.owners()).values()) == {maker.node}
+            for player in run.players:  # every player connects to the other process
+                player.url = player.url.replace(f":{maker.port}/", f":{host.port}/")
+
+            async def passed_on() -> dict[str, Any]:
+                return {"passed_on_s": await run.taken_over(run.tables, maker.node, LEASE + 5)}
+
+            play_through(run, passed_on, seconds=9)
+            assert set(asyncio.run(run.owners()).values()) == {host.node}
+        finally:
+            maker.stop()
+            host.stop()

@@ -990,7 +990,7 @@ PHRASES = ["hello", "good_luck", "well_played", "nice_biriba", "thanks", "sorry"
 PHRASES += ["good_game", "bye"]
 EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
 #: The server's refusal codes a player can meet (docs/protocol.md), said in the reader's language.
-ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store"]
+ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store", "moving"]
 ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale"]
 BY = ["clock", "absent", "handed", "left"]
 

@@ -5,8 +5,9 @@ A front end of its own (the engine and the bots import nothing from here):
 :mod:`.schema` every request and message, :mod:`.hall` the tables a server
 knows and its quotas, :mod:`.live` the tables in play, :mod:`.thinking` the
 bots' worker processes, :mod:`.store` their storage in SQLite or
-PostgreSQL, :mod:`.metrics` what ``/metrics`` reports, :mod:`.config` the
-limits, and ``static/`` the page.
+PostgreSQL, :mod:`.cluster` the messages between several server
+processes (docs/deploy.md), :mod:`.metrics` what ``/metrics`` reports,
+:mod:`.config` the limits, and ``static/`` the page.
 """
 
 from __future__ import annotations

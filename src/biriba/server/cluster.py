@@ -166,11 +166,13 @@ class Cluster:
     node: str = field(default_factory=new_node)
     bus: Bus | None = None
     waiting: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    on_table: Handler | None = None  # another process's message about a table
+    on_request: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None  # answers {"result"|"error"}
 
     async def start(
         self,
         on_table: Handler,
-        on_request: Callable[[dict[str, Any]], Awaitable[Any]],
+        on_request: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
         on_reconnect: Callable[[], Awaitable[None]],
     ) -> None:
         self.on_table = on_table
@@ -190,20 +192,17 @@ class Cluster:
                 future.set_result(message)
         elif kind == "request":
             asyncio.create_task(self._answer(message))  # noqa: RUF006 (the answer is sent when it is done)
-        elif message.get("node") != self.node:  # a table's change, or another node's presence
+        elif message.get("node") != self.node and self.on_table is not None:  # a change, presence, chat
             await self.on_table(message)
 
     async def _answer(self, request: dict[str, Any]) -> None:
-        assert self.bus is not None
-        reply: dict[str, Any] = {"t": "reply", "id": request["id"]}
+        assert self.bus is not None and self.on_request is not None
         try:
-            reply["result"] = await self.on_request(request)
-        except Exception as exc:  # a TableError travels as its protocol message; anything else as a failure
-            message = getattr(exc, "message", None)
-            reply["error"] = message() if callable(message) else {"code": "failed", "message": str(exc)}
-            if getattr(exc, "retry_after", None) is not None:
-                reply["error"]["retry_after"] = exc.retry_after  # type: ignore[attr-defined]
-        await self.bus.publish(node_channel(request["from"]), reply)
+            answer = await self.on_request(request)
+        except Exception as exc:
+            LOG.exception("a request from %s failed", request.get("from"))
+            answer = {"error": {"code": "failed", "message": str(exc)}}
+        await self.bus.publish(node_channel(request["from"]), {"t": "reply", "id": request["id"], **answer})
 
     async def request(self, owner: str, table_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """Ask the table's owner to do ``op``; its reply (``result`` or ``error``) once committed."""

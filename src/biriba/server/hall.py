@@ -258,6 +258,8 @@ class Hall:
                 await live.lost()
         await self.watch([tid for tid, live in self.live.items() if not live.owned])
         await self.adopt()
+        for live in [live for live in self.live.values() if live.owned and not live.clients and live.remote]:
+            await live.pass_on()
         for live in list(self.live.values()):
             live.beat(self.config.beat_every)
             if live.clients:
@@ -317,15 +319,22 @@ class Hall:
         if live is not None:
             await live.heard(message)
 
-    async def on_request(self, message: dict[str, Any]) -> Any:
-        """Another process asks the owner here to make a change: done, committed, then answered."""
+    async def on_request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Another process asks the owner here to make a change: done and committed, the answer is its result,
+        or the refusal's protocol message (``moved`` when this process does not drive the table)."""
         live = self.live.get(str(message.get("table")))
-        if live is None or not live.owned:
-            raise TableError("moved", "this process does not drive that table")
-        op, args = message["op"], message["args"]
-        if op == "rematch":
-            return (await self.rematch(live, args["address"])).row.id
-        return await live.do(op, args)
+        try:
+            if live is None or not live.owned:
+                raise TableError("moved", "this process does not drive that table")
+            op, args = message["op"], message["args"]
+            if op == "rematch":
+                return {"result": (await self.rematch(live, args["address"])).row.id}
+            return {"result": await live.do(op, args)}
+        except TableError as exc:
+            error = exc.message()
+            if exc.retry_after is not None:
+                error["retry_after"] = exc.retry_after
+            return {"error": error}
 
     async def on_reconnect(self) -> None:
         """Redis is back: every table here tells its clients again, and followers read what they missed."""

@@ -91,8 +91,14 @@ class TableError(BiribaError):
         return body
 
 
-class Moved(Exception):
-    """This process stopped driving the table (another took it over) while a change was under way here."""
+class Moved(TableError):
+    """This process stopped driving the table (another took it over) while a change was under way here.
+
+    Where it can, the change is then sent to the new owner; where not, the client is told to try again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("moving", "the table moved to another server just now: try again", retry_after=1)
 
 
 def refusal_reason(exc: IllegalActionError) -> dict[str, Any]:
@@ -243,9 +249,7 @@ class LiveTable:
         raise TableError("bad_token", "this token is not a seat's token at this table")
 
     def status(self) -> str:
-        if self.table.match.is_over:
-            return "over"
-        return "playing" if self.seated else "open"
+        return self._status_with(self.row.seats)
 
     def info(self, base: str | None = None) -> dict[str, Any]:
         """The table's public info (docs/protocol.md); the invite link on ``base`` (else the public URL, or a path)."""
@@ -419,7 +423,7 @@ class LiveTable:
                 error = reply.get("error")
                 if error is None:
                     return reply.get("result")
-                if error.get("code") != "moved":
+                if error.get("code") not in ("moved", "moving"):  # else: not the owner (any more); look again
                     raise TableError(
                         error["code"],
                         error.get("message", ""),
@@ -673,9 +677,10 @@ class LiveTable:
         self.start()
         LOG.info("table %s: taken over (epoch %s)", self.row.id, epoch)
 
-    async def lost(self) -> None:
-        """Another process took the table over (this one was frozen or cut off): follow it, from the store."""
-        if self.owned:
+    async def lost(self, passed: bool = False) -> None:
+        """Another process took the table over (this one was frozen or cut off), or this one ``passed`` it on:
+        follow it, from the store."""
+        if self.owned and not passed:
             LOG.warning("table %s: another process drives it now (epoch %s was ours)", self.row.id, self.epoch)
         self.owner, self.epoch = UNKNOWN, None
         self.outbox.clear()
@@ -683,6 +688,19 @@ class LiveTable:
         await self.roll_back()
         if not self.broken:
             await self.tell_all()
+
+    async def pass_on(self) -> None:
+        """An owner with no client here, whose clients are all on one other process, lets the table go to it.
+
+        That process takes it over at its next beat: a table is then kept by
+        one process instead of two (a proxy that sends a table's clients to
+        one process, docs/deploy.md, makes that the rule).
+        """
+        async with self.lock:
+            if not self.owned or self.clients or len(self.remote) != 1 or self.cluster is None:
+                return
+            await self.store.release(self.cluster.node, [self.row.id])
+            await self.lost(passed=True)
 
     async def roll_back(self) -> None:
         """After a write that failed: the table as the store has it; if the store cannot say, this copy breaks."""
