@@ -23,7 +23,7 @@ $(SERVE): pyproject.toml | $(BIN)/python
 	touch $@ $(PLAY)
 
 $(ALL): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[web,cluster,test,lint,ray]'
+	$(BIN)/pip install --quiet -e '.[web,cluster,rl,test,lint,ray]'
 	touch $@ $(SERVE) $(PLAY)
 
 venv: $(ALL)

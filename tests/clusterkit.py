@@ -161,7 +161,8 @@ def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[st
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile 8192;
+events {{ worker_connections 4096; }}
 http {{
     access_log off;
     client_body_temp_path {folder}/body;

@@ -192,7 +192,7 @@ def check_against_store(run: Run) -> dict[str, int]:
 def test_a_killed_process_s_tables_go_on_elsewhere(postgres_url: str, tmp_path: Path) -> None:
     """kill -9 of the process that drives the most tables: the others take them over within seconds."""
     with cluster(postgres_url, tmp_path) as run:
-        seat_players(run, persons=12, bots=4)
+        seat_players(run, persons=18, bots=6)
 
         async def kill() -> dict[str, Any]:
             held = await run.owners()

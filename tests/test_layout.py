@@ -18,7 +18,21 @@ FRONT_ENDS = ("tui", "server", "envs")
 #: Modules that present the engine to people: they may import the front ends.
 PRESENTERS = ("cli", "__main__")
 #: Libraries of the front ends; the engine stays on the standard library.
-FORBIDDEN = ("rich", "textual", "fastapi", "starlette", "uvicorn", "sqlalchemy", "websockets")
+FORBIDDEN = (
+    "rich",
+    "textual",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "websockets",
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
+    "pyspiel",
+    "open_spiel",
+    "torch",
+)
 
 
 def module_name(path: Path) -> str:

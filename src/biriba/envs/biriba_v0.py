@@ -1,0 +1,136 @@
+"""Biriba as a PettingZoo AEC environment, in the conventions of PettingZoo's classic games.
+
+>>> from biriba.envs import biriba_v0
+>>> env = biriba_v0.env(rules="classic")
+>>> env.reset(seed=42)
+>>> for agent in env.agent_iter():
+...     observation, reward, termination, truncation, info = env.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = env.action_space(agent).sample(observation["action_mask"])
+...     env.step(action)
+>>> env.close()
+
+Each agent's observation is a dict: ``"observation"``, the seat's array
+(:mod:`biriba.envs.observation`), and ``"action_mask"``, 1 for each legal
+step (:mod:`biriba.envs.encoding`).  An episode is one deal; see
+``docs/envs.md`` for the encoding, the observation and the reward.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..rules import Rules
+from .core import MAX_TURNS, StepDeal, rules_of
+from .encoding import ACTIONS, describe
+from .observation import observation_box
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers: an illegal step ends the game for its agent (reward -1)."""
+    wrapped: AECEnv = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the unwrapped class
+    """Biriba for ``seats`` players (or the preset's), one deal an episode."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "biriba_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "classic",
+        seats: int | None = None,
+        max_turns: int = MAX_TURNS,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.rules = rules_of(rules, seats)
+        self.render_mode = render_mode
+        self.game = StepDeal(self.rules, max_turns)
+        self.possible_agents = [f"player_{s}" for s in range(self.rules.seats)]
+        self.agent_name_mapping = {name: s for s, name in enumerate(self.possible_agents)}
+        observation = observation_box()
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8)})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        mask = self.game.mask() if seat == self.game.mover else np.zeros(ACTIONS, dtype=np.int8)
+        return {"observation": self.game.observation(seat), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game.new_deal(self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.mover]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.game.step(int(action))
+        if self.game.over:
+            ended = {"ended_by": str(self.game.deal.ended_by)}
+            for name, reward in zip(self.agents, self.game.rewards()):
+                self.rewards[name] = reward
+                self.terminations[name] = not self.game.truncated
+                self.truncations[name] = self.game.truncated
+                self.infos[name] = ended
+        else:
+            self.agent_selection = self.possible_agents[self.game.mover]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        deal = self.game.deal
+        turn = self.game.turn
+        steps = " ".join(describe(s) for s in turn.prefix) if turn else ""
+        text = f"turn {deal.turn}, seat {deal.to_move} to {deal.phase}" + (f" ({steps})" if steps else "")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,116 @@
+"""One deal played a step at a time: what the PettingZoo, Gymnasium and OpenSpiel adapters share.
+
+An episode is one deal.  The deal is the engine's own
+(:class:`~biriba.deal.Deal`); a :class:`~biriba.envs.encoding.TurnSteps`
+holds the mover's steps until they make an action, which the engine then
+applies.  The reward, given when the deal ends, is each seat's team score
+of the deal less the other teams' mean, in thousands of points, so the
+teams' rewards sum to zero.  A deal stopped by the turn cap (``max_turns``,
+as simulations cap them, D7) is *truncated*, with no reward.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ..deal import Deal
+from ..rules import PRESETS, Rules
+from ..terms import Ending
+from .encoding import ACTIONS, TurnSteps
+from .observation import observe
+
+#: The turn cap of an episode: simulations stop a deal there (D7); a deal almost never needs it.
+MAX_TURNS = 400
+#: Rewards are in thousands of points.
+POINTS_PER_REWARD = 1000
+
+
+def rules_of(rules: Rules | str, seats: int | None = None) -> Rules:
+    """Rules from a preset name or a :class:`Rules`, with a table size if one is given.
+
+    Partners sit opposite at four or six seats; at other sizes every player
+    plays alone (R1), so ``seats=3`` of a partnership preset plays it alone.
+    """
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            raise ValueError(f"unknown preset {rules!r}; known: {', '.join(PRESETS)}")
+        rules = PRESETS[rules]
+    if seats is not None and seats != rules.seats:
+        alone = [] if seats in (4, 6) else ["partnerships=false"]
+        rules = rules.with_options([f"seats={seats}", *alone])
+    return rules
+
+
+class StepDeal:
+    """A deal and the mover's steps so far."""
+
+    def __init__(self, rules: Rules, max_turns: int | None = MAX_TURNS) -> None:
+        self.rules = rules
+        self.max_turns = max_turns
+        self.deal: Deal = Deal.shuffled(0, rules=rules, max_turns=max_turns)
+        self.turn: TurnSteps | None = None
+
+    def new_deal(self, rng: random.Random) -> None:
+        """A fresh shuffled deal, the dealer chosen at random too."""
+        dealer = rng.randrange(self.rules.seats)
+        self.deal = Deal.shuffled(rng, dealer=dealer, rules=self.rules, max_turns=self.max_turns)
+        self.turn = TurnSteps(self.deal.legal_actions())
+
+    def set_deal(self, deal: Deal) -> None:
+        """Play on from ``deal`` (a position, or a deal dealt elsewhere)."""
+        self.deal = deal
+        self.turn = None if deal.is_over else TurnSteps(deal.legal_actions())
+
+    @property
+    def mover(self) -> int:
+        return self.deal.to_move
+
+    @property
+    def over(self) -> bool:
+        return self.deal.is_over
+
+    @property
+    def truncated(self) -> bool:
+        return self.deal.ended_by is Ending.CAPPED
+
+    def legal_steps(self) -> list[int]:
+        return [] if self.turn is None else self.turn.legal_steps()
+
+    def mask(self) -> np.ndarray:
+        out = np.zeros(ACTIONS, dtype=np.int8)
+        if self.turn is not None:
+            out[self.turn.legal_steps()] = 1
+        return out
+
+    def step(self, step: int) -> bool:
+        """Take the mover's step; True if it made an action, which the deal has applied."""
+        if self.turn is None:
+            raise ValueError("the deal is over")
+        action = self.turn.push(step)
+        if action is None:
+            return False
+        self.deal.apply(action, check=False)
+        self.turn = None if self.deal.is_over else TurnSteps(self.deal.legal_actions())
+        return True
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees, with the steps it has taken if it is the mover."""
+        turn = self.turn if seat == self.mover else None
+        return observe(self.deal.view_for(seat), turn)
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward once the deal is over (0 before, and for a capped deal)."""
+        seats = self.rules.seats
+        if not self.over or self.truncated:
+            return [0.0] * seats
+        scores = self.deal.result().team_scores
+        teams = len(scores)
+        total = sum(scores)
+        out = []
+        for seat in range(seats):
+            own = scores[self.rules.team_of[seat]]
+            others = (total - own) / (teams - 1)
+            out.append((own - others) / POINTS_PER_REWARD)
+        return out
