@@ -43,7 +43,7 @@ test: $(ALL)
 
 # Soak runs: ten times the random deals of the property tests, and a long fuzzing of the API (half an hour or more).
 test-long: $(ALL)
-	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py
+	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py tests/test_envs_openspiel.py
 
 lint: $(ALL)
 	$(BIN)/ruff check src tests benchmarks conftest.py

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .bots import BOT_KINDS, TABLE_THINK_MS
+from .bots import TABLE_THINK_MS, known_kinds
 from .deal import Deal
 from .errors import BiribaError
 from .records import load_json, position_from_json, position_to_json
@@ -409,9 +409,10 @@ def _position(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------ simulation
 def _bot_kinds(text: str) -> list[str]:
     kinds = [k.strip() for k in text.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in BOT_KINDS]
+    known = known_kinds()
+    unknown = [k for k in kinds if k.partition(":")[0] not in known]
     if not kinds or unknown:
-        raise Misuse(f"unknown bot kind {unknown[0] if unknown else text!r}; known: {', '.join(sorted(BOT_KINDS))}")
+        raise Misuse(f"unknown bot kind {unknown[0] if unknown else text!r}; known: {', '.join(sorted(known))}")
     return kinds
 
 
@@ -473,8 +474,8 @@ def _tournament(args: argparse.Namespace) -> int:
     from .tournament import Spec, check_agent, play_pairs, summarize
 
     for kind in (args.bot_a, args.bot_b):
-        if kind.partition(":")[0] not in (*BOT_KINDS, "perfect"):
-            raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted((*BOT_KINDS, 'perfect')))}")
+        if kind.partition(":")[0] not in (*known_kinds(), "perfect"):
+            raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted((*known_kinds(), 'perfect')))}")
         try:
             check_agent(kind)
         except (ValueError, TypeError) as exc:

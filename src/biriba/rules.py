@@ -361,6 +361,10 @@ class Rules:
         except TypeError as exc:
             raise NotationError(f"bad rule options: {exc}") from None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Rules:
+        """Rules never change: a deep copy (of a deal, of a search's state) shares them."""
+        return self
+
     def with_options(self, assignments: Sequence[str]) -> Rules:
         """Apply ``name=value`` texts (``--set``); values are parsed by the option's type."""
         changes: dict[str, Any] = {}

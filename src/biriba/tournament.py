@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .actions import Action
-from .bots import make_bot
+from .bots import make_bot, plugin_kinds
 from .bots.search import PerfectBot, SearchBot
 from .deal import Deal
 from .match import Match
@@ -82,6 +82,8 @@ class Pair:
 def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
     """A bot by its tournament name: ``greedy``, ``hard``, ``hard:samples=64,think_ms=500``, ``perfect``..."""
     name, _, options = kind.partition(":")
+    if name in plugin_kinds():
+        return make_bot(kind, seed)
     settings: dict[str, Any] = {}
     for item in filter(None, options.split(",")):
         key, _, value = item.partition("=")

@@ -1,11 +1,17 @@
 """Bots: players that see only a :class:`~biriba.views.PlayerView` and the legal actions.
 
-``make_bot("greedy", seed=1)`` builds one by kind; :data:`BOT_KINDS` lists them.
+``make_bot("greedy", seed=1)`` builds one by kind; :data:`BOT_KINDS` lists
+the project's own.  Other kinds come from installed packages, as entry
+points in the group ``biriba.bots`` (:func:`plugin_kinds`): biriba's ``rl``
+extra brings ``openspiel-ismcts`` (OpenSpiel's IS-MCTS), and anyone's
+package can bring a bot to the table the same way, without the engine
+importing it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 
 from .base import Bot
 from .easy import EasyBot
@@ -31,16 +37,36 @@ BOT_HELP: dict[str, str] = {
 }
 
 
+#: The entry-point group of bot kinds from other packages: ``name = "module:factory"``, where
+#: ``factory(seed, options, think_ms)`` makes the bot (``options``: what follows the kind's colon, or "").
+PLUGIN_GROUP = "biriba.bots"
+
+
+def plugin_kinds() -> dict[str, EntryPoint]:
+    """The bot kinds installed packages provide, by name."""
+    return {point.name: point for point in entry_points(group=PLUGIN_GROUP)}
+
+
+def known_kinds() -> list[str]:
+    """Every bot kind that can be made here: the project's own, then the installed plugins'."""
+    return [*BOT_KINDS, *sorted(set(plugin_kinds()) - set(BOT_KINDS))]
+
+
 def make_bot(kind: str, seed: int | str | None = None, think_ms: float | None = None) -> Bot:
     """A bot of the named kind; raises ``ValueError`` naming the known kinds.
 
     ``think_ms`` bounds a search bot's time per decision; without it the
-    search's work is fixed, so that a seed fixes every choice.
+    search's work is fixed, so that a seed fixes every choice.  A plugin's
+    kind may carry options after a colon (``openspiel-ismcts:simulations=50``).
     """
-    try:
-        factory = BOT_KINDS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(sorted(BOT_KINDS))}") from None
+    factory = BOT_KINDS.get(kind)
+    if factory is None:
+        name, _, options = kind.partition(":")
+        point = plugin_kinds().get(name)
+        if point is None:
+            raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(sorted(known_kinds()))}")
+        made: Bot = point.load()(seed, options, think_ms)
+        return made
     bot = factory(seed)
     if isinstance(bot, SearchBot):
         bot.think_ms = think_ms
@@ -55,12 +81,15 @@ def table_bot(kind: str, seed: int | str | None = None, think_ms: float = TABLE_
 __all__ = [
     "BOT_HELP",
     "BOT_KINDS",
+    "PLUGIN_GROUP",
     "TABLE_THINK_MS",
     "Bot",
     "EasyBot",
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "known_kinds",
     "make_bot",
+    "plugin_kinds",
     "table_bot",
 ]

@@ -52,6 +52,14 @@ class StepDeal:
         self.deal: Deal = Deal.shuffled(0, rules=rules, max_turns=max_turns)
         self.turn: TurnSteps | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> StepDeal:
+        """A copy for search (OpenSpiel clones a state by deep-copying it): the deal's own cheap clone."""
+        copy = StepDeal.__new__(StepDeal)
+        copy.rules, copy.max_turns = self.rules, self.max_turns
+        copy.deal = self.deal.clone()
+        copy.turn = self.turn.copy() if self.turn else None
+        return copy
+
     def new_deal(self, rng: random.Random) -> None:
         """A fresh shuffled deal, the dealer chosen at random too."""
         dealer = rng.randrange(self.rules.seats)

@@ -136,6 +136,13 @@ class TurnSteps:
             raise ValueError("no legal action: the deal is over")
         self.prefix: list[int] = []
 
+    def copy(self) -> TurnSteps:
+        """An independent copy (search tries steps on copies)."""
+        copy = TurnSteps.__new__(TurnSteps)
+        copy._candidates = self._candidates
+        copy.prefix = self.prefix[:]
+        return copy
+
     def legal_steps(self) -> list[int]:
         """The steps that continue the prefix toward some legal action, ascending."""
         k = len(self.prefix)

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
-from ..bots import BOT_KINDS
+from ..bots import known_kinds
 from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules, format_option
 
 #: The longest display name, after normalization.
@@ -104,7 +104,7 @@ class PersonSeat(BaseModel):
 class BotSeat(BaseModel):
     model_config = Strict
     kind: Literal["bot"]
-    bot: Literal[tuple(BOT_KINDS)] = "greedy"  # type: ignore[valid-type]
+    bot: Literal[tuple(known_kinds())] = "greedy"  # type: ignore[valid-type]
 
 
 Seat = Annotated[PersonSeat | BotSeat, Field(discriminator="kind")]
