@@ -3,9 +3,15 @@ and OpenSpiel's IS-MCTS as a bot kind at our tables."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
+import httpx
 import numpy as np
 import pyspiel
 import pytest
@@ -16,7 +22,9 @@ from biriba.deal import Deal
 from biriba.envs.openspiel import GAME_NAME, BiribaState, ISMCTSPlayer
 from biriba.knowledge import determinize
 from biriba.rules import PRESETS
+from serverkit import Player, create_table, running_server
 
+BIRIBA = str(Path(sys.executable).with_name("biriba"))
 #: Games of OpenSpiel's random_sim_test per preset: a few in make test, a few hundred in make test-long.
 GAMES = 40 if os.environ.get("BIRIBA_LONG") else 3
 
@@ -104,3 +112,45 @@ def test_ismcts_options() -> None:
 
 def test_registered_on_import() -> None:
     assert biriba.envs.openspiel.GAME_NAME in [g.short_name for g in pyspiel.registered_games()]
+
+
+def test_ismcts_plays_at_a_web_table(tmp_path: Path) -> None:
+    """The lobby offers the plugin's kind (/api/rules), and a table's IS-MCTS seat plays its turns."""
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        assert "openspiel-ismcts" in httpx.get(url + "/api/rules").json()["bots"]
+        ismcts = {"kind": "bot", "bot": "openspiel-ismcts"}
+        greedy = {"kind": "bot", "bot": "greedy"}
+        table = create_table(url, [ismcts, greedy, greedy, greedy], bot_delay=0)
+
+        async def watch() -> int:
+            played = 0
+            async with Player(url, table["id"], None) as watcher:
+                while played < 2:
+                    message = await watcher.receive(60)
+                    played += sum(e.get("kind") == "action" and e.get("seat") == 0 for e in message.get("events", []))
+            return played
+
+        assert asyncio.run(watch()) >= 2, "the IS-MCTS seat played its turns"
+
+
+def test_ismcts_in_the_command_line_tournament_and_game(tmp_path: Path) -> None:
+    env = {**os.environ, "BIRIBA_DATA_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [BIRIBA, "tournament", "greedy", "openspiel-ismcts:simulations=2", "--deals", "2", "--json", "--no-progress"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        timeout=300,
+    )
+    summary = json.loads(out.stdout)
+    assert summary["bot_b"] == "openspiel-ismcts:simulations=2" and summary["games"] == 4
+    played = subprocess.run(
+        [BIRIBA, "play", "--plain", "--bots", "openspiel-ismcts", "--think-ms", "20", "--seed", "3"],
+        input="quit\ny\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert "Your move" in played.stdout, played.stdout + played.stderr

@@ -34,6 +34,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
 from .. import caches
+from ..bots import known_kinds
 from ..errors import BiribaError
 from ..records import position_to_json
 from ..replay import replay_record
@@ -204,7 +205,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     # ----------------------------------------------------------------- API
     @app.get("/api/rules", response_model=RulesCatalogue)
     async def rules() -> dict[str, Any]:
-        """The presets and options, as ``biriba rules`` lists them, with each option's limits."""
+        """The presets and options, as ``biriba rules`` lists them, with each option's limits; the bot kinds."""
         presets = {
             name: {
                 "help": PRESET_HELP.get(name, ""),
@@ -220,7 +221,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             }
             for name in OPTION_NAMES
         }
-        return {"presets": presets, "options": options}
+        return {"presets": presets, "options": options, "bots": known_kinds()}
 
     @app.post("/api/tables", status_code=201, response_model=TableInfo, responses=ERRORS)
     async def create(request: Request, spec: CreateTable) -> dict[str, Any]:

@@ -211,6 +211,8 @@ class PresetInfo(BaseModel):
 class RulesCatalogue(BaseModel):
     presets: dict[str, PresetInfo]
     options: dict[str, OptionInfo]
+    #: Every bot kind a seat may be given: the project's own, then those of installed plugins.
+    bots: list[str] = []
 
 
 class Health(BaseModel):

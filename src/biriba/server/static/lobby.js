@@ -272,6 +272,7 @@ function buildCreateForm(page, form, data) {
   clear(form);
   const presets = data.presets || {};
   const names = Object.keys(presets);
+  const bots = [...BOTS, ...(data.bots || []).filter((b) => !BOTS.includes(b))]; // with the kinds installed plugins bring
   const presetSelect = select("preset", names.map((n) => [n, presetLabel(n)]), names.includes("classic") ? "classic" : names[0], t("create.preset"));
   const help = h("p", { class: "help", id: "preset-help" });
   presetSelect.control.setAttribute("aria-describedby", "preset-help");
@@ -333,7 +334,7 @@ function buildCreateForm(page, form, data) {
       const team = teamsTogether ? seat % (n / 2) : seat;
       const choice = select(
         `seat-kind-${seat}`,
-        [["person", t("create.person")], ...BOTS.map((b) => [`bot:${b}`, t(`bot.${b}`)])],
+        [["person", t("create.person")], ...bots.map((b) => [`bot:${b}`, has(`bot.${b}`) ? t(`bot.${b}`) : b])],
         previous[seat] || (seat === 0 ? "person" : "bot:medium"),
         seatLabel(seat),
       );
