@@ -51,7 +51,7 @@ lint: $(ALL)
 	$(BIN)/mypy
 
 bench: $(PLAY)
-	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/pip install --quiet -e '.[bench,rl]'
 	$(BIN)/python benchmarks/bench.py $(ARGS)
 
 # The web game under load: N four-seat tables of WebSocket clients, SQLite and PostgreSQL.

@@ -8,6 +8,8 @@ Measured side by side in one run, because this machine is shared and noisy:
 - greedy self-play;
 - ``clone()`` on mid-deal positions;
 - ``legal_actions()`` on heavy positions: 22-card hands with wilds;
+- environment steps per second: the PettingZoo environment beside RLCard's
+  and OpenSpiel's gin rummy (``bench_envs.py``);
 - the search bot's work: random and greedy rollouts from mid-deal positions
   (``rollouts.py``), determinizations, and the hard bot's decision time.
   ``--against REF`` plays the rollouts with an older commit's engine too (a
@@ -36,6 +38,7 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import bench_envs
 import rollouts
 
 from biriba import compiled
@@ -296,6 +299,7 @@ def main() -> int:
         rows.append((f"legal_actions(): {name}", f"{ms:.3f} ms", f"{count} actions; target <= 1 ms"))
 
     search_rows(args, runs, figures, rows)
+    rows.extend(bench_envs.rows(runs, 1.0 if args.quick else 3.0, figures))
 
     table = Table(title="biriba benchmark")
     table.add_column("what")

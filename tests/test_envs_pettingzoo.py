@@ -70,7 +70,8 @@ def test_an_illegal_step_ends_the_game_for_its_agent() -> None:
     env.reset(seed=1)
     agent = env.agent_selection
     illegal = int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0])
-    env.step(illegal)
+    with pytest.warns(UserWarning, match="illegal step by"):
+        env.step(illegal)
     assert env.rewards[agent] == -1 and all(env.terminations.values())
 
 

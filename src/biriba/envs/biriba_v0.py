@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -35,13 +36,19 @@ from .observation import observation_box
 
 __all__ = ["env", "raw_env"]
 
+#: The reward of an illegal step in ``env()``, which ends the game (PettingZoo's classic games give -1).
+ILLEGAL_REWARD = -1.0
+
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual wrappers: an illegal step ends the game for its agent (reward -1)."""
-    wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment as PettingZoo's classic games come: an illegal step ends the game, -1 to its agent.
+
+    What their ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper``
+    do, ``raw_env(illegal_reward=-1)`` does itself (each wrapper level costs
+    every attribute lookup of every step); ``OrderEnforcingWrapper`` stays.
+    """
+    kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the unwrapped class
@@ -59,8 +66,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
         seats: int | None = None,
         max_turns: int = MAX_TURNS,
         render_mode: str | None = None,
+        illegal_reward: float | None = None,
     ) -> None:
+        """``illegal_reward``: an illegal step ends the game with this reward to its agent; None: it raises."""
         super().__init__()
+        self.illegal_reward = illegal_reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.rules = rules_of(rules, seats)
@@ -104,8 +114,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert action is not None
+        if action is None or not 0 <= action < ACTIONS:
+            raise ValueError(f"an action is 0..{ACTIONS - 1}, not {action!r}")
         self._cumulative_rewards[agent] = 0.0
+        if self.illegal_reward is not None and not self.game.mask()[action]:
+            self._illegal(agent)
+            return
         self.game.step(int(action))
         if self.game.over:
             ended = {"ended_by": str(self.game.deal.ended_by)}
@@ -119,6 +133,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _illegal(self, agent: str) -> None:
+        """As PettingZoo's ``TerminateIllegalWrapper``: the game ends, the illegal step's agent gets the penalty."""
+        gymnasium.logger.warn(f"illegal step by {agent}: the game ends, {self.illegal_reward} to {agent}")
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward or 0.0)
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -85,6 +85,16 @@ def _base_steps(action: Action) -> tuple[int, ...]:
     return (*(PICK + card for card in sorted(action.cards)), target)
 
 
+def _first_step(action: Action) -> int:
+    """The first of the action's steps, without the rest (:func:`_base_steps` begins the same)."""
+    kind = action.kind
+    if kind in _SINGLE:
+        return _SINGLE[kind]
+    if kind == "discard":
+        return DISCARD + action.cards[0]
+    return PICK + min(action.cards)
+
+
 def _choices(group: Sequence[Action]) -> list[tuple[int, ...]]:
     """The choice steps that tell apart the actions of one group (the same cards onto the same target)."""
     placed = [_placed(a) for a in group]
@@ -128,23 +138,28 @@ class TurnSteps:
     Action(kind='draw', cards=(), slots=(), meld=-1, end=None)
     """
 
-    __slots__ = ("_candidates", "prefix")
+    __slots__ = ("_candidates", "_legal", "prefix")
 
     def __init__(self, legal: Iterable[Action]) -> None:
-        self._candidates: list[tuple[tuple[int, ...], Action]] = list(encode_all(legal).items())
-        if not self._candidates:
+        self._legal = list(legal)
+        if not self._legal:
             raise ValueError("no legal action: the deal is over")
+        #: Each action with its steps, made once a meld or add is begun: most decisions are one step.
+        self._candidates: list[tuple[tuple[int, ...], Action]] | None = None
         self.prefix: list[int] = []
 
     def copy(self) -> TurnSteps:
         """An independent copy (search tries steps on copies)."""
         copy = TurnSteps.__new__(TurnSteps)
+        copy._legal = self._legal
         copy._candidates = self._candidates
         copy.prefix = self.prefix[:]
         return copy
 
     def legal_steps(self) -> list[int]:
         """The steps that continue the prefix toward some legal action, ascending."""
+        if self._candidates is None:
+            return sorted({_first_step(a) for a in self._legal})
         k = len(self.prefix)
         return sorted({steps[k] for steps, _ in self._candidates})
 
@@ -162,7 +177,11 @@ class TurnSteps:
         legal action; nothing changes then.
         """
         k = len(self.prefix)
-        kept = [c for c in self._candidates if c[0][k] == step]
+        if self._candidates is None:
+            begun = [a for a in self._legal if _first_step(a) == step]
+            kept = list(encode_all(begun).items())
+        else:
+            kept = [c for c in self._candidates if c[0][k] == step]
         if not kept:
             legal = ", ".join(describe(s) for s in self.legal_steps())
             said = describe(step) if 0 <= step < ACTIONS else "?"
