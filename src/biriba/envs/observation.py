@@ -143,9 +143,10 @@ def _offset(name: str) -> int:
     return OFFSET[name] - _TABLE
 
 
-_SIZES, _TO_MOVE, _BIRIBAS, _RESERVES = _offset("hand_sizes"), _offset("to_move"), _offset("biribas"), _offset("reserves")
-_SCORES, _COUNTS, _PHASE, _FLAGS = _offset("match_scores"), _offset("counts"), _offset("phase"), _offset("flags")
-_TRUMP, _RULES, _TARGET, _CHOICES = _offset("trump"), _offset("rules"), _offset("target"), _offset("choices")
+_SIZES, _TO_MOVE, _BIRIBAS = _offset("hand_sizes"), _offset("to_move"), _offset("biribas")
+_RESERVES, _SCORES, _COUNTS = _offset("reserves"), _offset("match_scores"), _offset("counts")
+_PHASE, _FLAGS, _TRUMP = _offset("phase"), _offset("flags"), _offset("trump")
+_RULES, _TARGET, _CHOICES = _offset("rules"), _offset("target"), _offset("choices")
 
 
 def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
