@@ -22,8 +22,10 @@ $(SERVE): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[web]'
 	touch $@ $(PLAY)
 
+# torch==2.13.0 first: this machine's disk holds its CPU build, which the train extra's range then accepts.
 $(ALL): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[web,cluster,rl,test,lint,ray]'
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[web,cluster,rl,train,test,lint,ray]'
 	touch $@ $(SERVE) $(PLAY)
 
 venv: $(ALL)
@@ -37,7 +39,7 @@ serve: $(SERVE)
 
 # --dist loadgroup: the tests of the installed package share one built wheel on one worker.
 test: $(ALL)
-	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff check src tests benchmarks examples conftest.py
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist loadgroup
 
@@ -46,7 +48,7 @@ test-long: $(ALL)
 	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py tests/test_envs_openspiel.py
 
 lint: $(ALL)
-	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff check src tests benchmarks examples conftest.py
 	$(BIN)/ruff format --check src tests benchmarks conftest.py
 	$(BIN)/mypy
 
