@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..bots import BOT_HELP
+from ..bots import BOT_HELP, plugin_kinds
 from ..cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, rank_of, suit_of
 from ..melds import Meld, RunMeld, meld_state
 from ..rules import Rules, TargetRule
@@ -57,11 +57,21 @@ HELP_WIDTH = 62
 
 
 def bot_lines(width: int = HELP_WIDTH) -> str:
-    """The bot kinds, a paragraph each (the help, and ``biriba play --bots help``)."""
-    return "\n".join(
+    """The bot kinds, a paragraph each (the help, and ``biriba play --bots help``), then the plugins' by name."""
+    lines = [
         textwrap.fill(words, width, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
         for name, words in BOT_HELP.items()
-    )
+    ]
+    for name, point in sorted(plugin_kinds().items()):
+        lines.append(
+            textwrap.fill(
+                f"from an installed package ({point.value})",
+                width,
+                initial_indent=f"  {name} ",
+                subsequent_indent=" " * 11,
+            )
+        )
+    return "\n".join(lines)
 
 
 def help_text(keys: bool) -> str:
