@@ -6,10 +6,12 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from biriba.actions import Action
 from biriba.deal import Deal
-from biriba.envs.core import rules_of
+from biriba.envs.core import StepDeal, rules_of
 from biriba.envs.encoding import (
     ACTIONS,
     DISCARD,
@@ -133,3 +135,18 @@ def test_the_space_is_one_size_for_every_table() -> None:
     assert words[:4] == ["draw", "take", "pass", "discard AS"] and words[-1] == "end high"
     with pytest.raises(ValueError):
         describe(ACTIONS)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(sorted(PRESETS)))
+def test_random_masked_steps_play_legal_deals(seed: int, preset: str) -> None:
+    """Property: a deal played by random masked steps keeps every card once, and has a step until it ends."""
+    game = StepDeal(PRESETS[preset])
+    rng = random.Random(seed)
+    game.new_deal(rng)
+    while not game.over:
+        steps = game.legal_steps()
+        assert steps, "every state short of the end has a legal step"
+        if game.step(rng.choice(steps)):
+            game.deal.assert_consistent()
+    assert game.deal.ended_by is not None
