@@ -60,6 +60,22 @@ def make_env(opponents: str, seed: int) -> gymnasium.Env[Any, Any]:
     return Monitor(env)
 
 
+def plot_curve(points: list[dict[str, Any]], path: Path) -> None:
+    """The learning curve: a line per phase, the mean reward of the last hundred deals against the steps."""
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for phase in ("random", "greedy"):
+        mine = [p for p in points if p["phase"] == phase]
+        axes.plot([p["steps"] for p in mine], [p["reward"] for p in mine], label=f"against {phase} bots")
+    axes.axhline(0, color="grey", linewidth=0.5)
+    axes.set_xlabel("environment steps")
+    axes.set_ylabel("mean reward, last 100 deals (thousands of points)")
+    axes.set_title("MaskablePPO on biriba/Biriba-v0 (classic)")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
 def train(steps: int, out: Path, seed: int = 0) -> dict[str, Any]:
     """Half the steps against random bots, half against greedy ones; returns what training.json holds."""
     out.mkdir(parents=True, exist_ok=True)
@@ -69,19 +85,10 @@ def train(steps: int, out: Path, seed: int = 0) -> dict[str, Any]:
     half = steps // 2
     model.learn(half, callback=Curve("random", 0, points))
     model.set_env(make_env("greedy", seed + 1))
-    model.learn(steps - half, callback=Curve("greedy", half, points), reset_num_timesteps=False)
+    model.learn(steps - half, callback=Curve("greedy", 0, points), reset_num_timesteps=False)  # counts on
     seconds = time.perf_counter() - started
     model.save(out / "policy.zip")
-    figure, axes = plt.subplots(figsize=(7, 4))
-    for phase in ("random", "greedy"):
-        mine = [p for p in points if p["phase"] == phase]
-        axes.plot([p["steps"] for p in mine], [p["reward"] for p in mine], label=f"against {phase} bots")
-    axes.set_xlabel("environment steps")
-    axes.set_ylabel("mean reward, last 100 deals (thousands of points)")
-    axes.set_title("MaskablePPO on biriba/Biriba-v0 (classic)")
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(out / "curve.png", dpi=100)
+    plot_curve(points, out / "curve.png")
     summary = {"steps": steps, "seconds": seconds, "curve": points}
     (out / "training.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
