@@ -19,16 +19,29 @@ from ..views import PlayerView
 from .encoding import ACTIONS, TurnSteps
 from .observation import observe
 
+#: Policies loaded, by path and modification time: a tournament makes a bot for every game.
+_LOADED: dict[tuple[str, float], Any] = {}
+
+
+def load_policy(path: str | Path) -> Any:
+    """The ``MaskablePPO`` saved at ``path``, loaded once (on the CPU, one thread: a small network per step)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    if not Path(path).exists():
+        raise ValueError(f"no saved policy at {path}")
+    key = (str(Path(path).resolve()), Path(path).stat().st_mtime)
+    if key not in _LOADED:
+        torch.set_num_threads(1)
+        _LOADED[key] = MaskablePPO.load(str(path), device="cpu")
+    return _LOADED[key]
+
 
 class PolicyPlayer:
     """Plays a saved ``MaskablePPO`` policy; ``deterministic`` takes its likeliest step, else it samples."""
 
     def __init__(self, path: str | Path, deterministic: bool = True) -> None:
-        from sb3_contrib import MaskablePPO
-
-        if not Path(path).exists():
-            raise ValueError(f"no saved policy at {path}")
-        self.model: Any = MaskablePPO.load(str(path), device="cpu")
+        self.model = load_policy(path)
         self.deterministic = deterministic
         self.name = f"policy:{path}"
 
