@@ -204,13 +204,21 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
         """A state ``player`` cannot tell from this one: the cards it cannot see dealt again at random."""
         assert self.play is not None, "the deal is still being dealt"
         rng = self.rng or random.Random(np.random.randint(2**31))
-        again = determinize(self.play.deal.view_for(player), rng, self.max_turns)
-        state = BiribaState(self.get_game())
-        state.dealer, state.deck, state.undealt, state.rng = self.dealer, self.deck, [0] * KINDS, self.rng
-        state.play = StepDeal(self.rules, self.max_turns)
-        state.play.set_deal(again)
+        state = BiribaState.playing(self.get_game(), determinize(self.play.deal.view_for(player), rng, self.max_turns))
+        state.rng = self.rng
+        play = state.play
+        assert play is not None
         for step in self.play.turn.prefix if self.play.turn else ():
-            state.play.step(step)
+            play.step(step)
+        return state
+
+    @classmethod
+    def playing(cls, game: BiribaGame, deal: Deal) -> BiribaState:
+        """A state past the chance nodes, playing ``deal`` (a deal dealt again under a seat's view)."""
+        state = cls(game)
+        state.dealer, state.undealt = deal.dealer, [0] * KINDS
+        state.play = StepDeal(game.rules, game.max_turns)
+        state.play.set_deal(deal)
         return state
 
 
@@ -290,10 +298,8 @@ class ISMCTSPlayer:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         game = self._game(view.rules)
-        state = BiribaState(game)
-        state.dealer, state.undealt, state.rng = view.dealer, [0] * KINDS, self.rng
-        state.play = StepDeal(view.rules, game.max_turns)
-        state.play.set_deal(determinize(view, self.rng, game.max_turns))
+        state = BiribaState.playing(game, determinize(view, self.rng, game.max_turns))
+        state.rng = self.rng
         turn = TurnSteps(legal)
         first = True
         while True:
