@@ -98,6 +98,8 @@ ENGINE_ALONE = textwrap.dedent(
         deal = table.match.deals[-1]
         assert deal.is_over and deal.result().team_scores, name
         position_to_json(deal)
+    from biriba.bots import known_kinds
+    assert "openspiel-ismcts" not in known_kinds() and "policy" not in known_kinds(), "their extras are missing"
     outside = sorted({m.split(".")[0] for m in set(sys.modules) - before} - set(sys.stdlib_module_names) - {"biriba"})
     print("outside the standard library:", outside)
     """

@@ -6,13 +6,17 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
 from biriba.bots import GreedyBot
 from biriba.deal import Deal
-from biriba.server.thinking import Thinkers
+from biriba.server.thinking import PARENT_CHECK_S, Thinkers
 
 
 def position(seed: int) -> tuple[Deal, int]:
@@ -77,3 +81,42 @@ def test_a_worker_that_dies_is_replaced() -> None:
             thinkers.close()
 
     asyncio.run(main())
+
+
+POOL_OWNER = """
+import asyncio, os, sys, time
+from biriba.server.thinking import Thinkers, _ready
+
+async def main():
+    thinkers = Thinkers(workers=2, queue=4)
+    await thinkers.start()
+    loop = asyncio.get_running_loop()
+    pids = await asyncio.gather(*(loop.run_in_executor(thinkers.pool, _ready) for _ in range(4)))
+    print(" ".join(map(str, sorted(set(pids)))), flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_workers_end_when_their_server_is_killed_outright() -> None:
+    """kill -9 of a server leaves its pool no chance to stop: each worker sees its parent gone and ends."""
+    owner = subprocess.Popen([sys.executable, "-c", POOL_OWNER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout is not None
+        workers = [int(p) for p in owner.stdout.readline().split()]
+        assert workers and all(Path(f"/proc/{p}").exists() for p in workers)
+    finally:
+        owner.kill()
+        owner.wait()
+    deadline = time.monotonic() + PARENT_CHECK_S + 10
+    while any(Path(f"/proc/{p}").exists() and not zombie(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{p}").exists() and not zombie(p) for p in workers), "a worker outlived its server"
+
+
+def zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] == "Z"
+    except OSError:
+        return False

@@ -10,8 +10,9 @@ importing it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 
 from .base import Bot
 from .easy import EasyBot
@@ -43,8 +44,27 @@ PLUGIN_GROUP = "biriba.bots"
 
 
 def plugin_kinds() -> dict[str, EntryPoint]:
-    """The bot kinds installed packages provide, by name."""
-    return {point.name: point for point in entry_points(group=PLUGIN_GROUP)}
+    """The bot kinds installed packages provide, by name: those whose extras are installed too.
+
+    An entry point may name the extras it needs (``module:factory [rl]``, as
+    biriba's own do): a kind whose extra is missing is not offered, rather
+    than offered and then failing to import.
+    """
+    return {point.name: point for point in entry_points(group=PLUGIN_GROUP) if _extras_installed(point)}
+
+
+def _extras_installed(point: EntryPoint) -> bool:
+    """Is every requirement of the extras ``point`` names installed?  (Read from metadata: nothing imported.)"""
+    if not point.extras or point.dist is None:
+        return True
+    for requirement in point.dist.requires or ():
+        name, _, marker = requirement.partition(";")
+        if any(f'extra == "{extra}"' in marker.replace("'", '"') for extra in point.extras):
+            try:
+                version(re.split(r"[\s\[<>=!~(]", name.strip(), maxsplit=1)[0])
+            except PackageNotFoundError:
+                return False
+    return True
 
 
 def known_kinds() -> list[str]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,9 +34,21 @@ from ..views import PlayerView
 NICENESS = 19  # the lowest: measured, 10 still let a busy worker lift the people's p99 past 100 ms
 
 
+#: How often a worker looks whether the server that started it is still there.
+PARENT_CHECK_S = 2.0
+
+
 def _start_worker(cache_budget: int) -> None:
     os.nice(NICENESS)
     caches.set_budget(cache_budget)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once its server is gone: a server killed outright (``kill -9``) cannot stop its pool."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _decide(kind: str, seed: str, think_ms: float, view: PlayerView, legal: Sequence[Action]) -> int:
