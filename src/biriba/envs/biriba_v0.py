@@ -30,14 +30,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import Rules
-from .core import MAX_TURNS, StepDeal, rules_of
+from .core import ILLEGAL_REWARD, MAX_TURNS, StepDeal, rules_of
 from .encoding import ACTIONS, describe
 from .observation import observation_box
 
 __all__ = ["env", "raw_env"]
-
-#: The reward of an illegal step in ``env()``, which ends the game (PettingZoo's classic games give -1).
-ILLEGAL_REWARD = -1.0
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -25,6 +25,8 @@ from .observation import observe
 MAX_TURNS = 400
 #: Rewards are in thousands of points.
 POINTS_PER_REWARD = 1000
+#: The reward of an illegal step, which ends the episode (PettingZoo's classic games give -1).
+ILLEGAL_REWARD = -1.0
 
 
 def rules_of(rules: Rules | str, seats: int | None = None) -> Rules:

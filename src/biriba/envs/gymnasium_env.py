@@ -25,12 +25,9 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..rules import Rules
-from .core import MAX_TURNS, StepDeal, rules_of
+from .core import ILLEGAL_REWARD, MAX_TURNS, StepDeal, rules_of
 from .encoding import ACTIONS
 from .observation import observation_box
-
-#: The reward of an illegal step, which ends the episode (as PettingZoo's classic games do).
-ILLEGAL_REWARD = -1.0
 
 
 class BiribaEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -106,7 +103,7 @@ class BiribaEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.ended:
             raise RuntimeError("the episode is over: call reset()")
         step = int(action)
-        if not self.game.mask()[step]:
+        if not 0 <= step < ACTIONS or not self.game.mask()[step]:
             observation, info = self._answer()
             info["illegal_step"] = step
             self.ended = True
