@@ -11,6 +11,7 @@ docs' table is checked against it.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import NamedTuple
 
 import numpy as np
@@ -69,11 +70,8 @@ LAYOUT: tuple[Part, ...] = (
     Part("choices", 1, "slot and end steps taken after the commit"),
 )
 SIZE = sum(p.size for p in LAYOUT)
-OFFSET = {}
-_at = 0
-for _part in LAYOUT:
-    OFFSET[_part.name] = _at
-    _at += _part.size
+#: Where each part begins.
+OFFSET: dict[str, int] = dict(zip((p.name for p in LAYOUT), accumulate((p.size for p in LAYOUT), initial=0)))
 
 
 #: Every number of an observation lies within this: counts of cards and seats, match totals in thousands.
