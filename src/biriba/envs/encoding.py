@@ -138,7 +138,7 @@ class TurnSteps:
     Action(kind='draw', cards=(), slots=(), meld=-1, end=None)
     """
 
-    __slots__ = ("_candidates", "_legal", "prefix")
+    __slots__ = ("_candidates", "_legal", "_next", "prefix")
 
     def __init__(self, legal: Iterable[Action]) -> None:
         self._legal = list(legal)
@@ -146,6 +146,7 @@ class TurnSteps:
             raise ValueError("no legal action: the deal is over")
         #: Each action with its steps, made once a meld or add is begun: most decisions are one step.
         self._candidates: list[tuple[tuple[int, ...], Action]] | None = None
+        self._next: list[int] | None = None  # legal_steps(), once asked (the mask and the observation both ask)
         self.prefix: list[int] = []
 
     def copy(self) -> TurnSteps:
@@ -153,15 +154,19 @@ class TurnSteps:
         copy = TurnSteps.__new__(TurnSteps)
         copy._legal = self._legal
         copy._candidates = self._candidates
+        copy._next = self._next
         copy.prefix = self.prefix[:]
         return copy
 
     def legal_steps(self) -> list[int]:
         """The steps that continue the prefix toward some legal action, ascending."""
-        if self._candidates is None:
-            return sorted({_first_step(a) for a in self._legal})
-        k = len(self.prefix)
-        return sorted({steps[k] for steps, _ in self._candidates})
+        if self._next is None:
+            if self._candidates is None:
+                self._next = sorted({_first_step(a) for a in self._legal})
+            else:
+                k = len(self.prefix)
+                self._next = sorted({steps[k] for steps, _ in self._candidates})
+        return self._next[:]
 
     def mask(self) -> list[int]:
         """:meth:`legal_steps` as 0/1 over all :data:`ACTIONS`."""
@@ -187,6 +192,7 @@ class TurnSteps:
             said = describe(step) if 0 <= step < ACTIONS else "?"
             raise ValueError(f"step {step} ({said}) is not legal here: {legal}")
         self._candidates = kept
+        self._next = None
         self.prefix.append(step)
         if len(kept) == 1 and len(kept[0][0]) == k + 1:
             return kept[0][1]
