@@ -473,9 +473,10 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[[], 
 def _tournament(args: argparse.Namespace) -> int:
     from .tournament import Spec, check_agent, play_pairs, summarize
 
+    known = (*known_kinds(), "perfect")
     for kind in (args.bot_a, args.bot_b):
-        if kind.partition(":")[0] not in (*known_kinds(), "perfect"):
-            raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted((*known_kinds(), 'perfect')))}")
+        if kind.partition(":")[0] not in known:
+            raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted(known))}")
         try:
             check_agent(kind)
         except (ValueError, TypeError) as exc:

@@ -10,6 +10,7 @@ importing it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
@@ -43,12 +44,14 @@ BOT_HELP: dict[str, str] = {
 PLUGIN_GROUP = "biriba.bots"
 
 
+@functools.cache
 def plugin_kinds() -> dict[str, EntryPoint]:
     """The bot kinds installed packages provide, by name: those whose extras are installed too.
 
     An entry point may name the extras it needs (``module:factory [rl]``, as
     biriba's own do): a kind whose extra is missing is not offered, rather
-    than offered and then failing to import.
+    than offered and then failing to import.  Read once a process (a server's
+    workers make a bot for every decision); do not change the dict returned.
     """
     return {point.name: point for point in entry_points(group=PLUGIN_GROUP) if _extras_installed(point)}
 

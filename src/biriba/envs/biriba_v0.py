@@ -114,10 +114,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
         if action is None or not 0 <= action < ACTIONS:
             raise ValueError(f"an action is 0..{ACTIONS - 1}, not {action!r}")
         self._cumulative_rewards[agent] = 0.0
-        if self.illegal_reward is not None and not self.game.mask()[action]:
+        try:
+            self.game.step(int(action))
+        except ValueError:  # the step leads to no legal action (the turn refused it and changed nothing)
+            if self.illegal_reward is None:
+                raise
             self._illegal(agent)
             return
-        self.game.step(int(action))
         if self.game.over:
             ended = {"ended_by": str(self.game.deal.ended_by)}
             for name, reward in zip(self.agents, self.game.rewards()):

@@ -103,12 +103,14 @@ class BiribaEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.ended:
             raise RuntimeError("the episode is over: call reset()")
         step = int(action)
-        if not 0 <= step < ACTIONS or not self.game.mask()[step]:
+        try:
+            made = self.game.step(step)
+        except ValueError:  # the step leads to no legal action (the turn refused it and changed nothing)
             observation, info = self._answer()
             info["illegal_step"] = step
             self.ended = True
             return observation, ILLEGAL_REWARD, True, False, info
-        if self.game.step(step):
+        if made:
             self._bots_play()
         observation, info = self._answer()
         reward = self.game.rewards()[self.seat]
