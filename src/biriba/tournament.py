@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .actions import Action
-from .bots import make_bot, plugin_kinds
+from .bots import bot_settings, make_bot, plugin_kinds
 from .bots.search import PerfectBot, SearchBot
 from .deal import Deal
 from .match import Match
@@ -84,10 +84,7 @@ def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
     name, _, options = kind.partition(":")
     if name in plugin_kinds():
         return make_bot(kind, seed)
-    settings: dict[str, Any] = {}
-    for item in filter(None, options.split(",")):
-        key, _, value = item.partition("=")
-        settings[key.strip()] = _number(value)
+    settings: dict[str, Any] = bot_settings(options)
     if name == "perfect":
         return PerfectBot(truth, seed, **settings)
     if name == "hard":
@@ -104,13 +101,6 @@ def check_agent(kind: str) -> None:
         raise AssertionError("a bot built to check its settings does not play")
 
     agent(kind, "check", no_truth)
-
-
-def _number(text: str) -> int | float:
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 @dataclass

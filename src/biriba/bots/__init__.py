@@ -70,6 +70,18 @@ def _extras_installed(point: EntryPoint) -> bool:
     return True
 
 
+def bot_settings(options: str) -> dict[str, int | float]:
+    """A kind's settings after its colon, ``samples=64,think_ms=500``, as numbers (``ValueError`` if not)."""
+    settings: dict[str, int | float] = {}
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        try:
+            settings[key.strip()] = int(value)
+        except ValueError:
+            settings[key.strip()] = float(value)
+    return settings
+
+
 def known_kinds() -> list[str]:
     """Every bot kind that can be made here: the project's own, then the installed plugins'."""
     return [*BOT_KINDS, *sorted(set(plugin_kinds()) - set(BOT_KINDS))]
@@ -111,6 +123,7 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "bot_settings",
     "known_kinds",
     "make_bot",
     "plugin_kinds",

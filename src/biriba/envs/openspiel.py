@@ -35,6 +35,7 @@ import numpy as np
 import pyspiel
 
 from ..actions import Action
+from ..bots import bot_settings
 from ..cards import KINDS, NAMES, deck_counts
 from ..deal import Deal
 from ..knowledge import determinize
@@ -322,10 +323,10 @@ class ISMCTSPlayer:
 
 def ismcts_bot(seed: int | str | None, options: str = "", think_ms: float | None = None) -> ISMCTSPlayer:
     """The ``openspiel-ismcts`` bot kind: ``openspiel-ismcts:simulations=200,uct_c=1.5,rollouts=1,think_ms=100``."""
-    settings: dict[str, Any] = {"think_ms": think_ms}
-    for item in filter(None, options.split(",")):
-        key, _, value = item.partition("=")
-        if key.strip() not in ("simulations", "think_ms", "uct_c", "rollouts"):
-            raise ValueError(f"openspiel-ismcts takes simulations, think_ms, uct_c and rollouts, not {key.strip()!r}")
-        settings[key.strip()] = float(value) if key.strip() in ("think_ms", "uct_c") else int(value)
+    settings: dict[str, Any] = {"think_ms": think_ms, **bot_settings(options)}
+    for key, value in settings.items():
+        if key not in ("simulations", "think_ms", "uct_c", "rollouts"):
+            raise ValueError(f"openspiel-ismcts takes simulations, think_ms, uct_c and rollouts, not {key!r}")
+        if key in ("simulations", "rollouts") and not isinstance(value, int):
+            raise ValueError(f"{key} is a whole number, not {value!r}")
     return ISMCTSPlayer(seed, **settings)
