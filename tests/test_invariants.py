@@ -14,28 +14,22 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biriba.actions import Action
-from biriba.cards import NAMES, parse_card
 from biriba.deal import Deal
-from biriba.errors import IllegalActionError
-from biriba.records import position_from_json, position_to_json, record_to_json
-from biriba.replay import replay_record
-from biriba.rules import CLASSIC, OPTION_NAMES, PRESETS, Rules
-from biriba.scoring import PARTS
+from biriba.rules import CLASSIC, PRESETS, Rules
+from biriba.soak import check_candidates, check_json, check_replay, check_result, check_sample_applies, check_views
 
 SCALE = 10 if os.environ.get("BIRIBA_LONG") else 1
 STYLES = ["uniform", "eager", "hoarder"]
+PLAYERS = [f"p{s}" for s in range(6)]
 
 
 def choose(deal: Deal, rng: random.Random, style: str) -> Action:
@@ -66,112 +60,22 @@ def choose(deal: Deal, rng: random.Random, style: str) -> Action:
     return rng.choice(actions)
 
 
-def check_result(deal: Deal) -> None:
-    result = deal.result()
-    for team, part in enumerate(result.breakdown):
-        assert set(part) - {"total"} <= set(PARTS)
-        assert part["total"] == sum(part.get(k, 0) for k in PARTS) == result.team_scores[team]
-
-
-def check_replay(deal: Deal) -> None:
-    players = [f"p{s}" for s in range(deal.rules.seats)]
-    record = json.loads(json.dumps(record_to_json(deal.rules, players, [deal])))
-    replayed = replay_record(record).deals[0]
-    assert replayed.result() == deal.result()
-    assert replayed.history == deal.history
-
-
-def visible_cards(data: Any) -> Counter[int]:
-    """Every card named anywhere in a JSON view (slots count as the wild's card only)."""
-    found: Counter[int] = Counter()
-    if isinstance(data, str):
-        with contextlib.suppress(ValueError):
-            found[parse_card(data.partition("=")[0])] += 1
-    elif isinstance(data, list):
-        for item in data:
-            found += visible_cards(item)
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            if key not in ("format", "rules", "phase"):
-                found += visible_cards(value)
-    return found
-
-
-def check_views(deal: Deal) -> None:
-    table: Counter[int] = Counter(deal.discard)
-    for team in deal.melds:
-        for meld in team:
-            table.update(meld.cards())
-    for seat in range(deal.rules.seats):
-        view = deal.view_for(seat)
-        allowed = table + Counter(deal.hand(seat))
-        if deal.took_single >= 0:
-            allowed[deal.took_single] += 1  # everyone saw the one-card pile taken
-        allowed.update(deal.cut_wilds)  # the wilds the dealer found past the cut (D22)
-        for known in deal.known:  # and what all have seen go into a hand (a taken pile, found wilds)
-            for code, count in enumerate(known):
-                allowed[code] += count
-        data = view.to_json()
-        packet = Counter(visible_cards(data.pop("packet", [])))
-        assert not packet - Counter(deal.hand(seat)), "a packet shown is one in the seat's own hand"
-        seen = visible_cards(data)
-        assert not seen - allowed, f"seat {seat} sees {[NAMES[c] for c in seen - allowed]}"
-        assert list(view.hand) == deal.hand(seat)
-        assert view.stock_count == deal.stock_count
-
-
-def check_candidates(deal: Deal, rng: random.Random) -> None:
-    """Actions built at random from the mover's cards: legal exactly when listed."""
-    legal = set(deal.legal_actions())
-    hand = deal.hand(deal.to_move)
-    team = deal.rules.team_of[deal.to_move]
-    candidates = [Action("draw"), Action("take"), Action("pass")]
-    for _ in range(6):
-        n = rng.randint(1, min(4, len(hand)))
-        cards = tuple(sorted(rng.sample(hand, n)))
-        candidates.append(Action("meld", cards, (-1,) * n))
-        candidates.append(Action("add", cards, (-1,) * n, rng.randint(0, len(deal.melds[team]))))
-        candidates.append(Action("discard", (rng.choice(range(53)),), (-1,)))
-    for action in candidates:
-        same = [
-            a for a in legal if (a.kind, sorted(a.cards), a.meld) == (action.kind, sorted(action.cards), action.meld)
-        ]
-        before = position_to_json(deal)
-        try:
-            deal.check(action)
-        except IllegalActionError as error:
-            assert not same, f"{action} refused ({error}) but {same[0]} is listed"
-            assert error.rule.startswith("R") or error.rule in OPTION_NAMES
-        else:
-            assert same, f"{action} passes the check but is not listed"
-        assert position_to_json(deal) == before
-
-
-def check_unchecked_apply(deal: Deal, action: Action) -> None:
-    """A listed action played unchecked (self-play's path: the meld looked up, not resolved) does the same."""
-    fast, checked = deal.clone(), deal.clone()
-    assert fast.apply(action, check=False) == checked.apply(action)
-    assert position_to_json(fast) == position_to_json(checked)
-
-
 def run_deal(seed: int, style: str, heavy: bool, rules: Rules = CLASSIC) -> Deal:
     rng = random.Random(seed)
     deal = Deal.shuffled(seed, dealer=seed % rules.seats, rules=rules, max_turns=250)
     deal.match_scores = tuple(rng.choice([0, 1200, 1700]) for _ in rules.teams)  # vulnerability comes up
     while not deal.is_over:
         if deal.turn % 10 == 0 and deal.phase == "draw":
-            check_views(deal)
+            check_views(deal, as_json=False)
         if heavy:
-            check_candidates(deal, rng)
-            check_views(deal)
             listed = list(deal.legal_actions())
+            check_candidates(deal, listed, rng)
+            check_views(deal)
             for action in rng.sample(listed, min(3, len(listed))):
                 deal.check(action)
-                check_unchecked_apply(deal, action)
+                check_sample_applies(deal, action)
             if rng.random() < 0.1:
-                again = position_from_json(json.loads(json.dumps(position_to_json(deal))))
-                assert position_to_json(again) == position_to_json(deal)
-                assert sorted(map(str, again.legal_actions())) == sorted(map(str, listed))
+                check_json(deal, listed)
         deal.apply(choose(deal, rng, style))
         deal.assert_consistent()
     assert list(deal.legal_actions()) == []
@@ -184,14 +88,14 @@ def run_deal(seed: int, style: str, heavy: bool, rules: Rules = CLASSIC) -> Deal
 def test_R23a_random_deals_keep_every_invariant(seed: int, style: str) -> None:
     deal = run_deal(seed, style, heavy=False)
     if seed % 4 == 0:
-        check_replay(deal)
+        check_replay(deal, PLAYERS[: deal.rules.seats])
 
 
 @settings(max_examples=12 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.sampled_from(STYLES))
 def test_random_deals_list_check_views_and_json_agree(seed: int, style: str) -> None:
     deal = run_deal(seed, style, heavy=True)
-    check_replay(deal)
+    check_replay(deal, PLAYERS[: deal.rules.seats])
 
 
 def test_the_styles_reach_closures_reserves_and_passes() -> None:
@@ -223,6 +127,6 @@ def test_every_preset_keeps_every_invariant(preset: str) -> None:
     @given(st.integers(0, 2**32 - 1), st.sampled_from(STYLES))
     def check(seed: int, style: str) -> None:
         deal = run_deal(seed, style, heavy=seed % 5 == 0, rules=rules)
-        check_replay(deal)
+        check_replay(deal, PLAYERS[: deal.rules.seats])
 
     check()

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from biriba.actions import Action
-from biriba.cards import counts_of, full_deck
+from biriba.cards import counts_of, full_deck, parse_cards
 from biriba.deal import Deal
-from biriba.melds import classic, listed_add, listed_meld, resolve_add, resolve_meld
+from biriba.melds import classic, listed_add, listed_meld, parse_meld, resolve_add, resolve_meld
 from biriba.melds.classic import classic_adds, classic_melds, classic_placements
 from biriba.melds.general import general_adds, general_melds
 from biriba.melds.memo import MEMO_LIMIT, Memos, Numbered, hand_keys
@@ -72,6 +72,28 @@ def test_fast_and_general_adds_agree(table_cards: list[int], cards: list[int], p
     fast = sorted(map(key, classic_adds(meld, counts, wilds)))
     general = sorted(map(key, general_adds(meld, counts, rules, wilds)))
     assert fast == general, meld.text()
+
+
+def test_R14_the_general_enumerator_lets_no_wild_in_before_the_moved_two_turns_natural() -> None:
+    """Found by the soak (seed 0, deal 3): ``2H=3C 4C`` onto ``2C=4C 5C..TC``, the displaced two sent low.
+
+    Its two could turn natural on rank 2 only once 3C is in place, and 3C is
+    the wild 2H, which may join only after that (D2): the general enumerator
+    listed it, the fast one (right) did not.
+    """
+    meld = parse_meld("2C=4C 5C 6C 7C 8C 9C TC", CLASSIC)
+    counts = counts_of(parse_cards("2H 4C JS JH KH"))
+    wilds = wilds_in(counts, CLASSIC)
+
+    def key(option: object) -> tuple[object, ...]:
+        cards_, slots, end, result = option  # type: ignore[misc]
+        return (cards_, slots, end, meld_key(result))
+
+    general = sorted(map(key, general_adds(meld, counts, CLASSIC, wilds)))
+    assert general == sorted(map(key, classic_adds(meld, counts, wilds)))
+    assert not any(len(cards_) == 2 for cards_, *_ in general)
+    half = CLASSIC.replace(wild_limit="half")  # one wild per two naturals: two wilds may stand together
+    assert any(len(o.cards) == 2 and o.end == "low" for o in general_adds(meld, counts, half, wilds))
 
 
 def test_the_memos_split_by_question_start_afresh_together_at_their_limit() -> None:

@@ -38,6 +38,7 @@ from .rules import (
 )
 from .server.config import ServerConfig
 from .simulate import DEFAULT_MAX_TURNS, simulate
+from .soak import SAMPLE
 
 
 class Misuse(Exception):
@@ -182,6 +183,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_tournament)
+
+    p = sub.add_parser(
+        "soak", help="random and greedy deals over random tables, every invariant checked (docs/soak.md)"
+    )
+    p.add_argument("--deals", type=int, default=1000, help="deals to play (default: %(default)s)")
+    p.add_argument("--seed", default="0", help="seed of the run: deal I of seed S is always the same deal (default: 0)")
+    p.add_argument("--first", type=int, default=0, metavar="I", help="number of the first deal (default: 0)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: every core, %(default)s)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play on Ray (alone: start it here)")
+    p.add_argument("--sample", type=int, default=SAMPLE, metavar="K", help="every K-th deal gets the costly checks")
+    p.add_argument("--state", metavar="FILE", help="keep the run's progress in FILE; run again to resume it")
+    p.add_argument("--failures", default="soak-failures", metavar="DIR", help="where failures are written")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=_soak)
 
     p = sub.add_parser("serve", help="run the web game: tables with friends and bots in the browser")
     p.add_argument(
@@ -455,11 +471,54 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _soak(args: argparse.Namespace) -> int:
+    from .soak import Chunk, Run, soak
+
+    if args.deals < 1 or args.first < 0 or args.jobs < 1 or args.sample < 1:
+        raise Misuse("--deals, --jobs and --sample must be at least 1, --first at least 0")
+    if args.ray is not None:
+        _require_extra("ray", "biriba soak --ray")
+    run = Run.new(args.seed, args.first, args.deals, args.sample, args.jobs)
+    state = Path(args.state) if args.state else None
+    if state is not None and state.exists():
+        run = Run.from_json(load_json(state))
+        asked = (args.seed, args.first, args.deals, args.sample)
+        if (str(run.seed), run.first, run.deals, run.sample) != asked:
+            raise Misuse(
+                f"{state} holds another run (--seed {run.seed} --first {run.first} --deals {run.deals}"
+                f" --sample {run.sample}): give those, or another --state file"
+            )
+    failures = Path(args.failures)
+
+    def chunk_done(chunk: Chunk) -> None:
+        for failure in chunk.failures:
+            failures.mkdir(parents=True, exist_ok=True)
+            (failures / f"deal-{failure['seed']}-{failure['deal']}.json").write_text(json.dumps(failure, indent=1))
+        advance(chunk.deals)
+
+    with _progress_bar("deals", args.deals, not args.no_progress) as advance:
+        advance(run.checked)
+        run = soak(run, args.jobs, args.ray, state, chunk_done)
+    data = run.summary(args.jobs)
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(f"{data['deals']} deals, {data['actions']} actions, every invariant checked after every action")
+        print(
+            f"{data['seconds']} s: {data['deals_per_s']} deals/s, {data['actions_per_s']} actions/s, {args.jobs} jobs"
+        )
+        print("ended by: " + ", ".join(f"{k} {v}" for k, v in data["ended_by"].items()))
+        if data["rss_mb"]:
+            print("memory (MB): first {first}, last {last}, peak {peak}".format(**data["rss_mb"]))
+        print(f"failures: {data['failures']}" + (f", written in {failures}/" if data["failures"] else ""))
+    return 1 if data["failures"] else 0
+
+
 @contextmanager
-def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[[], None]]:
+def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[..., None]]:
     """A progress bar on standard error (so ``--json`` output stays clean); yields the step to call."""
     if not shown or not sys.stderr.isatty():
-        yield lambda: None
+        yield lambda steps=1: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -467,7 +526,7 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[[], 
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total)
-        yield lambda: progress.advance(task)
+        yield lambda steps=1: progress.advance(task, steps)
 
 
 def _tournament(args: argparse.Namespace) -> int:

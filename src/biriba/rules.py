@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from .cards import JOKER, KINDS, rank_of
 from .errors import NotationError
@@ -390,11 +391,17 @@ class Rules:
         return data
 
     def to_json(self) -> str | dict[str, Any]:
-        """A preset's name when unchanged, else the name and every option."""
+        """A preset's name when unchanged, else the name and every option (a fresh copy the caller may change)."""
+        text = self._json_text
+        return text if not text.startswith("{") else cast(dict[str, Any], json.loads(text))
+
+    @cached_property
+    def _json_text(self) -> str:
+        """:meth:`to_json`, worked out once: every view and position carries it."""
         preset = PRESETS.get(self.name)
         if preset is not None and preset == self:
             return self.name
-        return {"name": self.name, **self.options()}
+        return json.dumps({"name": self.name, **self.options()})
 
     @classmethod
     def from_json(cls, data: str | dict[str, Any], version: int | None = None) -> Rules:

@@ -18,7 +18,6 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -27,6 +26,7 @@ from .bots import bot_settings, make_bot, plugin_kinds
 from .bots.search import PerfectBot, SearchBot
 from .deal import Deal
 from .match import Match
+from .parallel import run_all
 from .rules import CLASSIC, Rules
 from .table import Agent, Table, play_deal
 from .views import PlayerView
@@ -166,51 +166,12 @@ def play_pairs(
     spec: Spec, pairs: int, jobs: int = 1, ray_address: str | None = None, progress: Callable[[], None] | None = None
 ) -> list[Pair]:
     """Play pairs 0..pairs-1 (in this process, in ``jobs`` processes, or on a Ray cluster); in pair order."""
-    work = [(spec, n) for n in range(pairs)]
     results: list[Pair] = []
-    if ray_address is not None:
-        results = _on_ray(work, ray_address, progress)
-    elif jobs <= 1:
-        for item in work:
-            results.append(_play(item))
-            if progress:
-                progress()
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for pair in pool.map(_play, work, chunksize=1):
-                results.append(pair)
-                if progress:
-                    progress()
+    for pair in run_all(_play, [(spec, n) for n in range(pairs)], jobs, ray_address):
+        results.append(pair)
+        if progress:
+            progress()
     return sorted(results, key=lambda p: p.number)
-
-
-def _on_ray(work: list[tuple[Spec, int]], address: str, progress: Callable[[], None] | None) -> list[Pair]:
-    """The same pairs as Ray tasks (``pip install 'biriba[ray]'``); ``address`` ``local`` starts Ray here."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--ray needs Ray: pip install 'biriba[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(_play)
-    pending = {remote.remote(item): item[1] for item in work}
-    results = []
-    try:
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                results.append(ray.get(ref))
-                del pending[ref]
-                if progress:
-                    progress()
-    finally:
-        if started:
-            ray.shutdown()
-    return results
 
 
 @dataclass

@@ -16,7 +16,7 @@ from itertools import combinations, product
 from typing import Final
 
 from .. import caches
-from ..rules import Rules
+from ..rules import Rules, WildLimit
 from .memo import RANK_COUNTS, SUIT_COUNTS, remember
 from .types import (
     NO_SLOT,
@@ -195,6 +195,7 @@ def _general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: l
     low = list(range(lo - 1, max(1, hi - 12) - 1, -1))
     high = list(range(hi + 1, min(14, lo + 12) + 1))
     movable = [0] + [p for p in wild_at if counts[codes[p]]]
+    one_wild = rules.wild_limit == WildLimit.ONE  # R14: never two wilds, not even for a moment of the add
     found: dict[tuple[tuple[int, ...], tuple[int, ...], str | None], tuple[AddOption, int]] = {}
     for a in range(len(low) + 1):
         for b in range(len(high) + 1):
@@ -220,6 +221,8 @@ def _general_adds(meld: Meld, counts: Sequence[int], rules: Rules, wild_avail: l
                             for p in (*(c for c in cells if c not in free), moved):
                                 if p and codes[p] == two:
                                     spent[two] = spent.get(two, 0) + 1
+                            if one_wild and moved and hand_cells and any(3 <= p < lo for p in hand_cells):
+                                continue  # the moved two reaches rank 2 only over naturals, before any wild (D2)
                             for row in _wild_rows(len(hand_cells), counts, wild_avail, spent):
                                 if 2 in hand_cells and row[hand_cells.index(2)] == two:
                                     continue  # natural on rank 2 (R9)

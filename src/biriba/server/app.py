@@ -99,6 +99,25 @@ SECURITY_HEADERS = [
 ]
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 MESSAGES: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str) -> Any:
+    """A client's message (one of :data:`ClientMessage`) from its text; :class:`TableError` says what is wrong."""
+    if len(text.encode(errors="replace")) > MAX_MESSAGE:
+        raise TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
+    try:
+        return MESSAGES.validate_json(text)
+    except ValidationError as exc:
+        errors = exc.errors()
+    if any(e["type"] == "json_invalid" for e in errors):
+        raise TableError("bad_message", "not JSON")
+    if any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
+        raise TableError("bad_message", 'a message is a JSON object with a "type"')
+    if any(e["type"] == "union_tag_invalid" for e in errors):
+        raise TableError("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}")
+    raise TableError("bad_message", refusal(errors))
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": Error, "description": words}
     for status, words in (
@@ -558,24 +577,12 @@ class Connection:
                 await self.error(TableError("rate_limited", f"more than {RATE} messages in a second: dropped"))
             return None
         text = raw.get("text")
-        if text is None:
-            await self.error(TableError("bad_message", "messages are JSON text frames, not binary"))
-            return None
-        if len(text.encode()) > MAX_MESSAGE:
-            await self.error(TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
-            return None
         try:
-            return MESSAGES.validate_json(text)
-        except ValidationError as exc:
-            errors = exc.errors()
-            if any(e["type"] == "json_invalid" for e in errors):
-                await self.error(TableError("bad_message", "not JSON"))
-            elif any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
-                await self.error(TableError("bad_message", 'a message is a JSON object with a "type"'))
-            elif any(e["type"] == "union_tag_invalid" for e in errors):
-                await self.error(TableError("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}"))
-            else:
-                await self.error(TableError("bad_message", refusal(errors)))
+            if text is None:
+                raise TableError("bad_message", "messages are JSON text frames, not binary")
+            return read_message(text)
+        except TableError as exc:
+            await self.error(exc)
             return None
 
     async def handle(self, message: Any) -> None:

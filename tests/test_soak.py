@@ -1,0 +1,141 @@
+"""The soak (biriba.soak, ``biriba soak``): its tables, its checks catching planted bugs, its runs resuming."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from biriba.cli import main
+from biriba.deal import Deal
+from biriba.rules import CLASSIC, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules
+from biriba.soak import Chunk, Run, random_option, random_rules, soak, soak_deal
+from biriba.views import PlayerView
+
+
+def test_random_options_stay_in_their_declared_range() -> None:
+    rng = random.Random(5)
+    for name in OPTION_NAMES:
+        for _ in range(30):
+            value = random_option(name, rng)
+            try:
+                rules = CLASSIC.replace(**{name: value})
+            except ValueError as error:  # a value in range that these rules cannot take (a deck too small)
+                assert "range" not in str(error) and " to " not in str(error), error
+                continue
+            assert getattr(rules, name) == value
+            if name in OPTION_LIMITS and isinstance(value, int) and not isinstance(value, bool):
+                low, high = OPTION_LIMITS[name]
+                assert low <= value <= high
+
+
+def test_random_tables_cover_every_preset_and_changed_options() -> None:
+    rng = random.Random(1)
+    tables = [random_rules(rng) for _ in range(400)]
+    assert {t.name.removesuffix("*") for t in tables} == set(PRESETS)
+    changed = [t for t in tables if t.name.endswith("*")]
+    assert 120 < len(changed) < 280
+    options = Counter(
+        name for t in changed for name in OPTION_NAMES if getattr(t, name) != getattr(PRESETS[t.name[:-1]], name)
+    )
+    assert len(options) > 25, "most options get changed somewhere"
+
+
+def test_a_deal_is_fixed_by_its_seed_and_number() -> None:
+    first, again, other = soak_deal(3, 17), soak_deal(3, 17), soak_deal(3, 18)
+    assert first == again
+    assert first.failure is None and first.ended_by in ("closure", "passes", "stock", "idle", "capped")
+    assert (first.rules, first.actions) != (other.rules, other.actions)
+
+
+def test_a_short_run_finds_nothing_and_counts_every_deal() -> None:
+    run = soak(Run.new(0, 0, 24, sample=3))
+    assert run.checked == 24 and not run.failures
+    assert sum(run.ended_by.values()) == 24 and sum(run.presets.values()) == 24
+    summary = run.summary(jobs=1)
+    assert summary["deals"] == 24 and summary["failures"] == 0 and summary["deals_per_s"] > 0
+    assert summary["rss_mb"]["peak"] > 0
+
+
+def leak_a_card(self: PlayerView) -> dict[str, object]:
+    """A planted bug: every view's JSON also names the stock's top card."""
+    data = PLAIN_TO_JSON(self)
+    data["stock"] = {"count": self.stock_count, "top": "AS"}
+    return data
+
+
+PLAIN_TO_JSON = PlayerView.to_json
+
+
+def test_a_leaked_card_is_found_written_and_played_again_from_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(PlayerView, "to_json", leak_a_card)
+    report = soak_deal(9, 10, sample=10)  # deal 10: one the costly checks read as JSON
+    failure = report.failure
+    assert failure is not None and report.ended_by == "failed"
+    assert failure["check"] == "the views" and "AS" in failure["error"]
+    assert failure["replay"] == "biriba soak --seed 9 --first 10 --deals 1"
+    assert failure["position"]["format"] == "biriba-position/1"
+    assert soak_deal(9, 10, sample=10).failure["error"] == failure["error"]  # type: ignore[index]
+
+
+def test_a_lost_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = Deal.apply
+
+    def lose_the_discard(self: Deal, action: object, check: bool = True) -> object:
+        outcome = plain(self, action, check)  # type: ignore[arg-type]
+        if self.turn == 5 and self.discard:
+            self.discard.pop()
+        return outcome
+
+    monkeypatch.setattr(Deal, "apply", lose_the_discard)
+    failure = soak_deal(2, 1).failure
+    assert failure is not None and "R23a" in failure["error"]
+    assert failure["check"] in ("the card count", "a sampled action")  # the sample is played on a copy first
+
+
+def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
+    whole = soak(Run(4, 0, 12, sample=4, chunk=3))
+    state = tmp_path / "run.json"
+
+    def stop_after_two(chunk: Chunk) -> None:
+        if len(Run.from_json(json.loads(state.read_text())).done) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        soak(Run(4, 0, 12, sample=4, chunk=3), save=state, on_chunk=stop_after_two)
+    resumed = soak(Run.from_json(json.loads(state.read_text())), save=state)
+    for key in ("checked", "actions", "ended_by", "presets", "custom"):
+        assert getattr(resumed, key) == getattr(whole, key), key
+    assert resumed.done == set(range(4))
+
+
+def test_jobs_share_the_work_without_changing_it() -> None:
+    alone = soak(Run(6, 0, 8, sample=4, chunk=2))
+    shared = soak(Run(6, 0, 8, sample=4, chunk=2), jobs=2)
+    assert (shared.checked, shared.actions, shared.ended_by) == (alone.checked, alone.actions, alone.ended_by)
+
+
+def test_the_command_prints_the_summary_and_refuses_another_runs_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = str(tmp_path / "state.json")
+    args = ["soak", "--deals", "4", "--seed", "3", "--jobs", "1", "--json", "--no-progress", "--state", state]
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert {"deals", "failures", "deals_per_s"} <= set(summary) and summary["deals"] == 4
+    assert main(args) == 0  # run again: already done, nothing played
+    assert json.loads(capsys.readouterr().out)["deals"] == 4
+    assert main(["soak", "--deals", "5", "--seed", "3", "--state", state, "--no-progress"]) == 2
+    assert "holds another run (--seed 3 --first 0 --deals 4" in capsys.readouterr().err
+
+
+def test_rules_json_is_worked_out_once_and_stays_the_callers() -> None:
+    rules = Rules().replace(target=3000)
+    first = rules.to_json()
+    assert isinstance(first, dict)
+    first["target"] = 1
+    assert rules.to_json()["target"] == 3000  # type: ignore[index]
+    assert CLASSIC.to_json() == "classic"
