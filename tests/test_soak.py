@@ -106,6 +106,7 @@ def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
 
     with pytest.raises(KeyboardInterrupt):
         soak(Run(4, 0, 12, sample=4, chunk=3), save=state, on_chunk=stop_after_two)
+    assert json.loads(state.read_text())["done"] == [[0, 1]]
     resumed = soak(Run.from_json(json.loads(state.read_text())), save=state)
     for key in ("checked", "actions", "ended_by", "presets", "custom"):
         assert getattr(resumed, key) == getattr(whole, key), key

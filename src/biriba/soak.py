@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import operator
 import os
 import random
 import time
@@ -45,7 +46,7 @@ from .bots import make_bot
 from .cards import NAMES
 from .compiled import built
 from .deal import Deal
-from .errors import BiribaError, IllegalActionError
+from .errors import BiribaError, IllegalActionError, NotationError
 from .melds.classic import classic_adds, classic_melds
 from .melds.general import general_adds, general_melds
 from .melds.options import hand_wilds
@@ -67,6 +68,7 @@ CHUNK = 50
 SAMPLE = 10
 _CODES = {name: code for code, name in enumerate(NAMES)}
 PUBLIC_FIELDS = tuple(f.name for f in dataclasses.fields(PublicState))
+PUBLIC_PART = operator.attrgetter(*PUBLIC_FIELDS)
 _TYPES = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
 
 
@@ -146,14 +148,18 @@ def check_views(deal: Deal, as_json: bool = True) -> None:
     sent: the spectator's names no card beyond the table and what all have
     seen, and each seat's adds only its own hand and packet.
     """
+    public = PUBLIC_PART(deal)
+    packets = [len(p) for p in deal.packets_left]
     for seat in range(deal.rules.seats):
         view = deal.view_for(seat)
-        for name in PUBLIC_FIELDS:
-            _check(getattr(view, name) == getattr(deal, name), f"seat {seat}'s view shows another {name}")
-        _check(list(view.hand) == deal.hand(seat), f"seat {seat}'s view has another hand")
-        _check(not Counter(view.packet) - Counter(deal.hand(seat)), f"seat {seat}'s view shows a packet not its own")
+        hand = deal.hand(seat)
+        if PUBLIC_PART(view) != public:
+            wrong = [name for name in PUBLIC_FIELDS if getattr(view, name) != getattr(deal, name)]
+            raise InvariantBroken(f"seat {seat}'s view shows another {', '.join(wrong)}")
+        _check(list(view.hand) == hand, f"seat {seat}'s view has another hand")
+        _check(not view.packet or not Counter(view.packet) - Counter(hand), f"seat {seat}'s view shows a packet")
         _check(view.stock_count == deal.stock_count, f"seat {seat}'s view miscounts the stock")
-        _check(list(view.packet_sizes) == [len(p) for p in deal.packets_left], f"seat {seat}'s view miscounts packets")
+        _check(list(view.packet_sizes) == packets, f"seat {seat}'s view miscounts the packets")
     if as_json:
         check_views_json(deal)
 
@@ -482,13 +488,23 @@ class Run:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """The run as the ``--state`` file keeps it: the chunks done as ranges ``[first, last]``."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return {**data, "format": SOAK_FORMAT, "done": sorted(self.done), "rss": [list(r) for r in self.rss]}
+        done: list[list[int]] = []
+        for number in sorted(self.done):
+            if done and done[-1][1] == number - 1:
+                done[-1][1] = number
+            else:
+                done.append([number, number])
+        return {**data, "format": SOAK_FORMAT, "done": done, "rss": [list(r) for r in self.rss]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Run:
+        if not isinstance(data, dict) or data.get("format") != SOAK_FORMAT:
+            raise NotationError(f"not a soak run's state: 'format' must be {SOAK_FORMAT!r}")
         fields = {key: data[key] for key in ("seed", "first", "deals", "sample", "chunk")}
-        run = cls(**fields, done=set(data["done"]), failures=data["failures"])
+        done = {number for first, last in data["done"] for number in range(first, last + 1)}
+        run = cls(**fields, done=done, failures=data["failures"])
         for key in ("checked", "actions", "seconds", "custom", "cache_clears"):
             setattr(run, key, data[key])
         run.ended_by, run.presets = Counter(data["ended_by"]), Counter(data["presets"])
