@@ -9,7 +9,7 @@ PLAY := $(VENV)/.installed-play
 SERVE := $(VENV)/.installed-serve
 ALL := $(VENV)/.installed-all
 
-.PHONY: play serve test test-long lint bench bench-serve soak-serve fast pure venv clean
+.PHONY: play serve test test-long lint bench bench-serve soak-serve soak fuzz fast pure venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,17 +39,35 @@ serve: $(SERVE)
 
 # --dist loadgroup: the tests of the installed package share one built wheel on one worker.
 test: $(ALL)
-	$(BIN)/ruff check src tests benchmarks examples conftest.py
+	$(BIN)/ruff check src tests benchmarks examples fuzz conftest.py
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-# Soak runs: ten times the random deals of the property tests, and a long fuzzing of the API (half an hour or more).
+# Soak runs: ten times the random deals of the property tests, and a long fuzzing of the API (half an hour or more),
+# then 2,000 soak deals and 20 seconds of coverage-guided fuzzing of each parser.
 test-long: $(ALL)
 	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py tests/test_envs_openspiel.py
+	$(BIN)/biriba soak --deals 2000 --seed test-long --no-progress --failures .soak/failures
+	$(BIN)/pip install --quiet -e '.[fuzz]'
+	$(BIN)/python fuzz/fuzz.py --seconds 20 --work .fuzz/test-long
+
+# The engine's soak (docs/reliability.md): DEALS random and greedy deals over random tables, every invariant
+# checked after every action, on every core; stopped, it resumes from .soak/SEED.json.  `make fast` first for speed.
+DEALS ?= 1000000
+SEED ?= million
+soak: $(PLAY)
+	mkdir -p .soak
+	$(BIN)/biriba soak --deals $(DEALS) --seed $(SEED) --sample 100 --state .soak/$(SEED).json --failures .soak/failures $(ARGS)
+
+# Coverage-guided fuzzing of every parser with atheris, SECONDS each (docs/reliability.md); findings in .fuzz/findings.
+SECONDS ?= 600
+fuzz: $(PLAY)
+	$(BIN)/pip install --quiet -e '.[fuzz]'
+	$(BIN)/python fuzz/fuzz.py --seconds $(SECONDS) $(ARGS)
 
 lint: $(ALL)
-	$(BIN)/ruff check src tests benchmarks examples conftest.py
-	$(BIN)/ruff format --check src tests benchmarks conftest.py
+	$(BIN)/ruff check src tests benchmarks examples fuzz conftest.py
+	$(BIN)/ruff format --check src tests benchmarks fuzz conftest.py
 	$(BIN)/mypy
 
 bench: $(PLAY)
