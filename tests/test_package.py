@@ -2,12 +2,13 @@
 
 The editable checkout of ``make test`` has every extra installed, which
 would hide a dependency missing from an extra (SQLAlchemy's greenlet once
-did).  So the wheel is built and installed three ways: with no dependency
+did).  So the wheel is built and installed four ways: with no dependency
 at all (the engine and the bots need none), as ``pip install biriba`` (the
-terminal game, played from piped input) and as ``pip install
-'biriba[web]'`` (the web game, served and fetched).  The tests share one
-wheel on one worker (``--dist loadgroup``); the fresh venvs take about a
-minute, most of it pip installing the web extra.
+terminal game, played from piped input), as ``pip install 'biriba[web]'``
+(the web game, served and fetched) and as ``pip install 'biriba[rl]'`` (the
+research interfaces and the IS-MCTS bot).  The tests share one wheel on one
+worker (``--dist loadgroup``); the fresh venvs take two to three minutes,
+most of it pip installing the web and rl extras.
 """
 
 from __future__ import annotations
@@ -165,3 +166,45 @@ def test_pip_install_biriba_web_serves_the_page_and_the_api(wheel: Path, tmp_pat
             url + "/api/tables", json={"rules": "classic", "seats": [{"kind": "bot", "bot": "greedy"}] * 4}, timeout=10
         )
         assert table.status_code == 201, table.text  # the store's schema was made by the wheel's migrations
+
+
+RESEARCH = textwrap.dedent(
+    """
+    import gymnasium, pyspiel
+    import biriba.envs
+    import biriba.envs.openspiel
+    from biriba.envs import biriba_v0
+    env = biriba_v0.env(rules="italian", seats=4)
+    env.reset(seed=3)
+    for agent in env.agent_iter(60):
+        observation, reward, ended, cut, info = env.last()
+        mask = observation["action_mask"]
+        env.step(None if ended or cut else int(mask.nonzero()[0][0]))
+    one = gymnasium.make("biriba/Biriba-v0", opponents="greedy")
+    observation, info = one.reset(seed=1)
+    assert observation.shape == (7299,) and one.unwrapped.action_masks().any()
+    game = pyspiel.load_game("python_biriba")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    print("research interfaces ready")
+    """
+)
+
+
+def test_pip_install_biriba_rl_brings_every_research_interface_and_the_ismcts_bot(wheel: Path, tmp_path: Path) -> None:
+    """The rl extra alone (no test extras beside it): PettingZoo, Gymnasium, OpenSpiel, and the plugin bot kind."""
+    bin_ = fresh_venv(tmp_path / "rl", f"biriba[rl] @ {wheel.as_uri()}")
+    assert run(bin_ / "python", "-c", RESEARCH, cwd=tmp_path).stdout.strip() == "research interfaces ready"
+    kinds = run(bin_ / "biriba", "play", "--bots", "help").stdout
+    assert "openspiel-ismcts" in kinds and "policy" not in kinds, "policy needs the train extra too"
+    played = run(
+        bin_ / "biriba",
+        "tournament",
+        "openspiel-ismcts:simulations=5",
+        "random",
+        "--deals",
+        "2",
+        "--json",
+        "--no-progress",
+    )
+    assert json.loads(played.stdout)["pairs"] == 2
