@@ -293,6 +293,7 @@ def soak_deal(seed: int | str, index: int, sample: int = SAMPLE) -> DealReport:
     deal = Deal.shuffled(rng, dealer=rng.randrange(rules.seats), rules=rules, max_turns=DEFAULT_MAX_TURNS)
     deal.match_scores = tuple(rng.choice((0, rng.randint(0, rules.target))) for _ in rules.teams)
     heavy = index % sample == 0
+    preset, custom = rules.name.removesuffix("*"), rules.name.endswith("*")
     action: Action | None = None
     step = "the deal"
     try:
@@ -308,7 +309,9 @@ def soak_deal(seed: int | str, index: int, sample: int = SAMPLE) -> DealReport:
                 break
             _check(bool(listed), "a deal not over lists no legal action (R23a)")
             step = "a sampled action"
-            check_sample_applies(deal, rng.choice(listed), unchecked=heavy)
+            action = rng.choice(listed)
+            check_sample_applies(deal, action, unchecked=heavy)
+            action = None
             if heavy:
                 step = "the refusals"
                 check_candidates(deal, listed, rng)
@@ -330,12 +333,8 @@ def soak_deal(seed: int | str, index: int, sample: int = SAMPLE) -> DealReport:
             check_replay(deal, players)
     except Exception as error:  # any exception is what the soak looks for
         failure = _failure(seed, index, deal, action, step, error)
-        return DealReport(_rules_name(rules), rules.name.endswith("*"), len(deal.history), "failed", failure)
-    return DealReport(_rules_name(rules), rules.name.endswith("*"), len(deal.history), str(deal.ended_by))
-
-
-def _rules_name(rules: Rules) -> str:
-    return rules.name.removesuffix("*")
+        return DealReport(preset, custom, len(deal.history), "failed", failure)
+    return DealReport(preset, custom, len(deal.history), str(deal.ended_by))
 
 
 def _failure(
