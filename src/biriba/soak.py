@@ -43,7 +43,7 @@ from typing import Any
 from . import caches
 from .actions import Action
 from .bots import make_bot
-from .cards import NAMES
+from .cards import NAMES, counts_of
 from .compiled import built
 from .deal import Deal
 from .errors import BiribaError, IllegalActionError, NotationError
@@ -152,12 +152,11 @@ def check_views(deal: Deal, as_json: bool = True) -> None:
     packets = [len(p) for p in deal.packets_left]
     for seat in range(deal.rules.seats):
         view = deal.view_for(seat)
-        hand = deal.hand(seat)
         if PUBLIC_PART(view) != public:
             wrong = [name for name in PUBLIC_FIELDS if getattr(view, name) != getattr(deal, name)]
             raise InvariantBroken(f"seat {seat}'s view shows another {', '.join(wrong)}")
-        _check(list(view.hand) == hand, f"seat {seat}'s view has another hand")
-        _check(not view.packet or not Counter(view.packet) - Counter(hand), f"seat {seat}'s view shows a packet")
+        _check(counts_of(view.hand) == deal.hands[seat], f"seat {seat}'s view has another hand")
+        _check(not view.packet or not Counter(view.packet) - Counter(view.hand), f"seat {seat}'s view shows a packet")
         _check(view.stock_count == deal.stock_count, f"seat {seat}'s view miscounts the stock")
         _check(list(view.packet_sizes) == packets, f"seat {seat}'s view miscounts the packets")
     if as_json:
