@@ -38,7 +38,7 @@ from .rules import (
 )
 from .server.config import ServerConfig
 from .simulate import DEFAULT_MAX_TURNS, simulate
-from .soak import SAMPLE
+from .soak import SAMPLE, Chunk, Run, soak
 
 
 class Misuse(Exception):
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_tournament)
 
     p = sub.add_parser(
-        "soak", help="random and greedy deals over random tables, every invariant checked (docs/soak.md)"
+        "soak", help="random and greedy deals over random tables, every invariant checked (docs/reliability.md)"
     )
     p.add_argument("--deals", type=int, default=1000, help="deals to play (default: %(default)s)")
     p.add_argument("--seed", default="0", help="seed of the run: deal I of seed S is always the same deal (default: 0)")
@@ -472,8 +472,6 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _soak(args: argparse.Namespace) -> int:
-    from .soak import Chunk, Run, soak
-
     if args.deals < 1 or args.first < 0 or args.jobs < 1 or args.sample < 1:
         raise Misuse("--deals, --jobs and --sample must be at least 1, --first at least 0")
     if args.ray is not None:

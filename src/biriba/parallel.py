@@ -35,14 +35,9 @@ def run_all(work: Callable[[T], R], items: Iterable[T], jobs: int = 1, ray_addre
                 if len(pending) >= 2 * jobs:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     yield from (future.result() for future in done)
-            for future in _as_done(pending):
-                yield future.result()
-
-
-def _as_done(pending: set[Future[R]]) -> Iterator[Future[R]]:
-    while pending:
-        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-        yield from done
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (future.result() for future in done)
 
 
 def _on_ray(work: Callable[[T], R], items: Iterable[T], address: str) -> Iterator[R]:

@@ -4,7 +4,7 @@ A bug that shows once in a hundred thousand deals is a bug some table meets
 every day, so ``biriba soak`` (``make soak``) plays deals by the hundred
 thousand, over every preset and over option combinations drawn from each
 option's declared range, and after every action checks what the engine
-promises (docs/soak.md):
+promises (docs/reliability.md):
 
 - every card is somewhere exactly once (R23a);
 - no seat's view, nor a spectator's, names a card that seat may not see;
@@ -459,7 +459,7 @@ class Run:
             self.rss.append((self.checked, chunk.rss_mb))
 
     def summary(self, jobs: int) -> dict[str, Any]:
-        """The JSON summary (docs/soak.md)."""
+        """The JSON summary (docs/reliability.md)."""
         seconds = max(self.seconds, 1e-9)
         memory = [mb for _, mb in self.rss]
         return {
