@@ -97,7 +97,7 @@ def test_a_lost_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
-    whole = soak(Run(4, 0, 12, sample=4, chunk=3))
+    whole = soak(Run(4, 0, 12, sample=100, chunk=3))
     state = tmp_path / "run.json"
 
     def stop_after_two(chunk: Chunk) -> None:
@@ -105,7 +105,7 @@ def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        soak(Run(4, 0, 12, sample=4, chunk=3), save=state, on_chunk=stop_after_two)
+        soak(Run(4, 0, 12, sample=100, chunk=3), save=state, on_chunk=stop_after_two)
     assert json.loads(state.read_text())["done"] == [[0, 1]]
     resumed = soak(Run.from_json(json.loads(state.read_text())), save=state)
     for key in ("checked", "actions", "ended_by", "presets", "custom"):
@@ -114,8 +114,8 @@ def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
 
 
 def test_jobs_share_the_work_without_changing_it() -> None:
-    alone = soak(Run(6, 0, 8, sample=4, chunk=2))
-    shared = soak(Run(6, 0, 8, sample=4, chunk=2), jobs=2)
+    alone = soak(Run(6, 0, 8, sample=100, chunk=2))
+    shared = soak(Run(6, 0, 8, sample=100, chunk=2), jobs=2)
     assert (shared.checked, shared.actions, shared.ended_by) == (alone.checked, alone.actions, alone.ended_by)
 
 
