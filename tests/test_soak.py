@@ -81,6 +81,17 @@ def test_a_leaked_card_is_found_written_and_played_again_from_its_seed(monkeypat
     assert soak_deal(9, 10, sample=10).failure["error"] == failure["error"]  # type: ignore[index]
 
 
+def test_the_command_writes_a_failure_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(PlayerView, "to_json", leak_a_card)
+    args = ["soak", "--seed", "9", "--first", "10", "--deals", "1", "--jobs", "1", "--no-progress"]
+    assert main([*args, "--failures", str(tmp_path)]) == 1
+    assert f"failures: 1, written in {tmp_path}/" in capsys.readouterr().out
+    written = json.loads((tmp_path / "deal-9-10.json").read_text())
+    assert written["check"] == "the views" and written["position"]["format"] == "biriba-position/1"
+
+
 def test_a_lost_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = Deal.apply
 
