@@ -151,3 +151,11 @@ def test_rules_json_is_worked_out_once_and_stays_the_callers() -> None:
     first["target"] = 1
     assert rules.to_json()["target"] == 3000  # type: ignore[index]
     assert CLASSIC.to_json() == "classic"
+
+
+def test_a_deal_that_hangs_is_a_failure_not_a_stalled_run() -> None:
+    """Seed million, deal 36704 listed its actions for an hour (the opening-minimum search); now it is cut off."""
+    failure = soak_deal(3, 17, seconds=0.001).failure
+    assert failure is not None and "took too long" in failure["error"]
+    assert failure["position"]["format"] == "biriba-position/1"
+    assert soak_deal(3, 17).failure is None  # the limit is lifted after the deal

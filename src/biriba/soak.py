@@ -32,6 +32,8 @@ import json
 import operator
 import os
 import random
+import signal
+import threading
 import time
 import traceback
 from collections import Counter
@@ -66,6 +68,8 @@ PLAYERS = ("random", "greedy")
 CHUNK = 50
 #: One deal in this many also gets the costly checks (refusals, JSON, enumerators, the record's replay).
 SAMPLE = 10
+#: A deal that takes longer has hung somewhere: a failure (seed million, deal 36704 ran for an hour).
+DEAL_SECONDS = 300.0
 _CODES = {name: code for code, name in enumerate(NAMES)}
 PUBLIC_FIELDS = tuple(f.name for f in dataclasses.fields(PublicState))
 PUBLIC_PART = operator.attrgetter(*PUBLIC_FIELDS)
@@ -283,8 +287,27 @@ class DealReport:
     failure: dict[str, Any] | None = None
 
 
-def soak_deal(seed: int | str, index: int, sample: int = SAMPLE) -> DealReport:
-    """Play deal ``index`` of ``seed`` with every check; a failure is returned, never raised."""
+def _too_long(_signal: int, _frame: object) -> None:
+    raise InvariantBroken("the deal took too long: a hang (DEAL_SECONDS)")
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt the deal after ``seconds`` (where the platform has interval timers and this is the main thread)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGALRM, _too_long)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def soak_deal(seed: int | str, index: int, sample: int = SAMPLE, seconds: float = DEAL_SECONDS) -> DealReport:
+    """Play deal ``index`` of ``seed`` with every check; a failure (a hang too) is returned, never raised."""
     rng = random.Random(f"{seed}/{index}")
     rules = random_rules(rng)
     players = [rng.choice(PLAYERS) for _ in range(rules.seats)]
@@ -296,40 +319,41 @@ def soak_deal(seed: int | str, index: int, sample: int = SAMPLE) -> DealReport:
     action: Action | None = None
     step = "the deal"
     try:
-        while True:
-            step = "the card count"
-            deal.assert_consistent()
-            step = "the views"
-            check_views(deal, as_json=heavy)
-            step = "the legal actions"
-            listed = list(deal.legal_actions())
-            if deal.is_over:
-                _check(not listed, "a deal that is over lists actions")
-                break
-            _check(bool(listed), "a deal not over lists no legal action (R23a)")
-            step = "a sampled action"
-            action = rng.choice(listed)
-            check_sample_applies(deal, action, unchecked=heavy)
-            action = None
+        with _time_limit(seconds):
+            while True:
+                step = "the card count"
+                deal.assert_consistent()
+                step = "the views"
+                check_views(deal, as_json=heavy)
+                step = "the legal actions"
+                listed = list(deal.legal_actions())
+                if deal.is_over:
+                    _check(not listed, "a deal that is over lists actions")
+                    break
+                _check(bool(listed), "a deal not over lists no legal action (R23a)")
+                step = "a sampled action"
+                action = rng.choice(listed)
+                check_sample_applies(deal, action, unchecked=heavy)
+                action = None
+                if heavy:
+                    step = "the refusals"
+                    check_candidates(deal, listed, rng)
+                    step = "the position's JSON"
+                    check_json(deal, listed)
+                    step = "the enumerators"
+                    check_enumerators(deal)
+                step = "the player's choice"
+                seat = deal.to_move
+                action = bots[seat].choose(deal.view_for(seat), listed)
+                _check(action in listed, f"a {players[seat]} bot chose {action}, which is not listed")
+                step = "the action"
+                deal.apply(action)
+                action = None
+            step = "the score"
+            check_result(deal)
             if heavy:
-                step = "the refusals"
-                check_candidates(deal, listed, rng)
-                step = "the position's JSON"
-                check_json(deal, listed)
-                step = "the enumerators"
-                check_enumerators(deal)
-            step = "the player's choice"
-            seat = deal.to_move
-            action = bots[seat].choose(deal.view_for(seat), listed)
-            _check(action in listed, f"a {players[seat]} bot chose {action}, which is not listed")
-            step = "the action"
-            deal.apply(action)
-            action = None
-        step = "the score"
-        check_result(deal)
-        if heavy:
-            step = "the record's replay"
-            check_replay(deal, players)
+                step = "the record's replay"
+                check_replay(deal, players)
     except Exception as error:  # any exception is what the soak looks for
         failure = _failure(seed, index, deal, action, step, error)
         return DealReport(preset, custom, len(deal.history), "failed", failure)
