@@ -39,6 +39,7 @@ MODULES = (
     "biriba/state.py",
     "biriba/views.py",
     "biriba/deal.py",
+    "biriba/opening.py",
 )
 #: The extension that holds the compiled code of all of :data:`MODULES`; each module's own file is a shim.
 SHARED = "biriba__mypyc"

@@ -19,7 +19,7 @@ only a few small lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from threading import Lock
@@ -49,6 +49,7 @@ from .melds import (
 )
 from .melds.classic import ADD_TABLE, MELD_TABLE, classic_add_numbers, classic_meld_numbers
 from .melds.memo import NATIVE, count_in
+from .opening import lay_choice
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -224,7 +225,7 @@ class Deal(DealState):
         opening = opening_check and self._opening_due()
         most = self.sizes[seat] - 2 if self.took_single < 0 and not opening else -1  # fewer cards need no check
         plays: list[Action] = []
-        for action in self._plays():
+        for action in self._plays() if not opening or self._opening_open() else ():
             if len(action[1]) <= most or self._play_ok(action, opening):
                 plays.append(action)
         plays += self._discards(opening)
@@ -415,11 +416,17 @@ class Deal(DealState):
             return True  # a card that may be discarded stays
         trial = self.clone()  # judge on the table as the action leaves it
         trial._place(action)
+        return trial._may_stop_melding()
+
+    def _may_stop_melding(self) -> bool:
+        """R17/R18/R30: may the mover's last meld or add have left the hand as it is now?"""
+        seat = self.to_move
+        k, took = self.sizes[seat], self.took_single
         if k == 0:
-            return trial._may_empty_by_meld()
+            return self._may_empty_by_meld()
         if k == 1:  # R17(a): the last card must be a legal final discard
-            return not (took >= 0 and trial.hands[seat][took]) and trial._may_empty_by_discard()
-        return trial._has_play_action()  # R30: every card left is barred by R16
+            return not (took >= 0 and self.hands[seat][took]) and self._may_empty_by_discard()
+        return self._has_play_action()  # R30: every card left is barred by R16
 
     def _opening_minimum(self, team: int) -> int:
         """The minimum the team's first melding must reach, while it is being made (vulnerability)."""
@@ -431,6 +438,11 @@ class Deal(DealState):
         """Must the mover's melding this turn reach an opening minimum (option opening_minimums)?"""
         return self._opening_minimum(self.rules.team_of[self.to_move]) > 0
 
+    def _opening_open(self) -> bool:
+        """Can this turn's melding still reach the opening minimum? If not, no meld or add is legal."""
+        need = self._opening_minimum(self.rules.team_of[self.to_move])
+        return self.opening_value >= need or self._opening_reachable(need)
+
     def _opening_ok(self, action: Action) -> bool:
         """While opening, a meld must reach the minimum, or leave a way to reach it this turn."""
         trial = self.clone()
@@ -441,8 +453,10 @@ class Deal(DealState):
     def _opening_reachable(self, need: int) -> bool:
         """Can more melds and adds this turn bring the first melding to ``need`` points?
 
-        A search over this turn's plays, richest first, cut off by what the
-        cards that can still be melded are worth, and remembered by position.
+        No, where no choice of the plays listed now could lay cards worth
+        ``need`` (:func:`~biriba.opening.lay_choice`); yes, where the choice
+        found can be made one play after another; else a search over this
+        turn's plays, richest first.  Remembered by position.
         """
         seat = self.to_move
         team = self.rules.team_of[seat]
@@ -459,21 +473,44 @@ class Deal(DealState):
         if known is not None:
             return known
         values = self.rules.values
-        plays = [a for a in self._play_actions(opening_check=False) if a.kind != "discard"]
-        usable = set().union(*(a.cards for a in plays)) if plays else set()
-        hand = self.hands[seat]
-        reachable = False
-        if self.opening_value + sum(values[c] * hand[c] for c in usable) >= need:
-            for action in sorted(plays, key=lambda a: -sum(values[c] for c in a.cards)):
-                trial = self.clone()
-                trial._place(action)
-                if trial.opening_value >= need or (trial.sizes[seat] and trial._opening_reachable(need)):
-                    reachable = True
-                    break
+        candidates = list(self._plays())
+
+        def settles(chosen: list[int]) -> bool:
+            trial = self.clone()
+            try:
+                for index in chosen:
+                    trial._place(candidates[index])
+            except IllegalActionError:  # two adds that clash on one meld: no table to judge, so not ruled out
+                return True
+            return trial._may_stop_melding()
+
+        choice = lay_choice(self.hands[seat], candidates, values, need - self.opening_value, settles)
+        reachable = choice is not None and (self._makes(candidates[i] for i in choice) or self._opening_searched(need))
         if len(_REACHABLE) > 50_000:
             _REACHABLE.clear()
         _REACHABLE[key] = reachable
         return reachable
+
+    def _opening_searched(self, need: int) -> bool:
+        """Does some order of this turn's plays, richest first, bring the first melding to ``need``?"""
+        values = self.rules.values
+        seat = self.to_move
+        plays = [a for a in self._play_actions(opening_check=False) if a.kind != "discard"]
+        for action in sorted(plays, key=lambda a: -sum(values[c] for c in a.cards)):
+            trial = self.clone()
+            trial._place(action)
+            if trial.opening_value >= need or (trial.sizes[seat] and trial._opening_reachable(need)):
+                return True
+        return False
+
+    def _makes(self, plays: Iterable[Action]) -> bool:
+        """Are these plays, one after another, each legal when made (the opening minimum aside)?"""
+        trial = self.clone()
+        for action in plays:
+            if action not in trial._play_actions(opening_check=False):
+                return False
+            trial._place(action)
+        return True
 
     # ------------------------------------------------------------ checking
     def check(self, action: Action) -> None:

@@ -1,0 +1,157 @@
+"""The opening-minimum search (D18) and its bound, biriba.opening, against a plain search of every order."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from biriba.actions import Action
+from biriba.bots import make_bot
+from biriba.cards import NAMES
+from biriba.deal import Deal
+from biriba.opening import lay_choice
+from biriba.rules import CLASSIC, PRESETS, CardValues, Rules
+from helpers import position, texts
+
+# The table of seed "million", deal 36704 of the soak: a 27-card hand worth 190, a minimum of 187.
+HUNG = CLASSIC.replace(
+    opening_minimums=((0, 100_000, 187),),
+    packet_size=16,
+    card_values=CardValues(joker=20, ace=15, two=10, high=10, low=5),
+)
+HUNG_HAND = "AS 2S 2H 2D 3S 3H 3D 3C 4D 5D 5D 6S 6H 6H 6D 6D 6C 6C 7S 7H 7D 9S TS TH TD JS QH"
+
+
+def plain_reachable(deal: Deal, need: int, known: dict[object, bool] | None = None) -> bool:
+    """Every order of every meld and add of the turn, no bound: D18 read literally (slow)."""
+    known = {} if known is None else known
+    seat, team = deal.to_move, deal.rules.team_of[deal.to_move]
+    key = (tuple(deal.hands[seat]), tuple(map(str, deal.melds[team])), deal.opening_value)
+    if key not in known:
+        known[key] = False
+        for action in deal._play_actions(opening_check=False):
+            if action.kind == "discard":
+                continue
+            trial = deal.clone()
+            trial._place(action)
+            if trial.opening_value >= need or (trial.sizes[seat] and plain_reachable(trial, need, known)):
+                known[key] = True
+                break
+    return known[key]
+
+
+def plain_plays(deal: Deal) -> set[str]:
+    """The melds and adds D18 allows now, by :func:`plain_reachable`."""
+    need = deal._opening_minimum(deal.rules.team_of[deal.to_move])
+    allowed = set()
+    for action in deal._play_actions(opening_check=False):
+        if action.kind == "discard":
+            continue
+        trial = deal.clone()
+        trial._place(action)
+        if trial.opening_value >= need or (trial.sizes[deal.to_move] and plain_reachable(trial, need)):
+            allowed.add(str(action))
+    return allowed
+
+
+def engine_plays(deal: Deal) -> set[str]:
+    return {str(a) for a in deal.legal_actions() if a.kind != "discard"}
+
+
+def test_D18_the_hand_that_stalled_the_soak_is_decided_by_the_bound() -> None:
+    """All 27 cards are worth 190, but no choice of melds lays 187: no meld, every discard."""
+    deal = position({0: HUNG_HAND}, rules=HUNG)
+    seat = deal.to_move
+    candidates = list(deal._plays())
+    assert len(candidates) > 400
+    assert lay_choice(deal.hands[seat], candidates, HUNG.values, 187, lambda chosen: True) is None
+    assert texts(deal) == sorted({f"discard {NAMES[c]}" for c in range(len(NAMES)) if deal.hands[seat][c]})
+    assert not deal.is_legal(Action.parse("meld 6S 6H 6H 6D 6D 6C 6C"))
+
+
+def test_D18_laying_every_card_needs_a_table_that_lets_the_hand_empty() -> None:
+    """22 cards worth exactly the minimum: every one must be laid, so the last meld must pick up the
+    reserve (R18), which needs a biriba; no choice of melds here makes one."""
+    rules = CLASSIC.replace(opening_minimums=((0, 100_000, 150),), card_values=HUNG.card_values)
+    hand = "2S 2H 2D 2C 4H 4D 4C 5H 5D 5C 6H 6H 6D 6D 6C 7S 7D 7C 8H 9H 9H TH"
+    deal = position({0: hand}, rules=rules)
+    candidates = list(deal._plays())
+    hand_counts = deal.hands[0]
+    assert lay_choice(hand_counts, candidates, rules.values, 150, lambda chosen: True) is not None
+    assert lay_choice(hand_counts, candidates, rules.values, 150, lambda chosen: False) is None
+    assert engine_plays(deal) == set()  # (a search of every order takes hours here)
+
+
+def test_D18_a_choice_found_is_made_one_play_after_another() -> None:
+    """Where the bound's choice can be played in turn, the meld is allowed without a search."""
+    rules = CLASSIC.replace(opening_minimums=((0, 100_000, 75),))
+    deal = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, rules=rules)  # aces 45 and kings 30, three cards kept
+    assert engine_plays(deal) == plain_plays(deal) == {"meld AS AH AD", "meld KS KH KD"}
+    seat = deal.to_move
+    choice = lay_choice(deal.hands[seat], list(deal._plays()), rules.values, 75, lambda chosen: False)
+    assert choice is not None and len(choice) == 2
+    short = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, rules=rules.replace(opening_minimums=((0, 100_000, 80),)))
+    assert engine_plays(short) == plain_plays(short) == set()  # 75 of 80: the nines and the three make no meld
+
+
+def opening_positions(rules: Rules, seed: int, most: int) -> list[Deal]:
+    """Positions of a greedy and random deal where a team is opening with at most ``most`` cards in hand."""
+    rng = random.Random(seed)
+    deal = Deal.shuffled(rng, dealer=0, rules=rules, max_turns=120)
+    bots = [make_bot(rng.choice(("greedy", "random")), seed * 10 + s) for s in range(rules.seats)]
+    found = []
+    while not deal.is_over:
+        legal = list(deal.legal_actions())
+        if deal.phase == "play" and deal._opening_due() and deal.sizes[deal.to_move] <= most:
+            found.append(deal.clone())
+        deal.apply(bots[deal.to_move].choose(deal.view_for(deal.to_move), legal))
+    return found
+
+
+def test_D18_the_bound_gives_the_plain_search_answers_under_every_preset() -> None:
+    """Random and greedy deals under every preset with a minimum for every total: the melds and adds
+    listed are those a search of every order allows (hands of up to 13 cards; the soak meets big ones)."""
+    compared = differ = 0
+    for number, name in enumerate(sorted(PRESETS)):
+        for minimum in (60, 120):
+            rules = PRESETS[name].replace(opening_minimums=((0, 100_000, minimum),))
+            for deal in opening_positions(rules, 10 * number + minimum, most=13)[:12]:
+                compared += 1
+                differ += engine_plays(deal) != plain_plays(deal)
+    assert compared > 100 and differ == 0
+
+
+def best_lay(hand: list[int], candidates: list[Action], start: int) -> int:
+    """The most that plays sharing no card can lay, trying every such set of plays."""
+    best = 0
+    for index in range(start, len(candidates)):
+        cards = candidates[index].cards
+        if all(hand[card] >= cards.count(card) for card in cards):
+            rest = hand.copy()
+            for card in cards:
+                rest[card] -= 1
+            best = max(best, sum(CLASSIC.values[card] for card in cards) + best_lay(rest, candidates, index + 1))
+    return best
+
+
+card_lists = st.lists(st.integers(0, len(NAMES) - 1), min_size=4, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=card_lists, target=st.integers(1, 150))
+def test_D18_a_choice_lays_disjoint_listed_plays_worth_the_target(cards: list[int], target: int) -> None:
+    hand = [0] * len(NAMES)
+    for card in cards:
+        hand[card] = min(2, hand[card] + 1)
+    text = " ".join(NAMES[c] for c in range(len(NAMES)) for _ in range(hand[c]))
+    deal = position({0: text}, rules=CLASSIC.replace(opening_minimums=((0, 100_000, 500),)))
+    candidates = list(deal._plays())
+    choice = lay_choice(deal.hands[0], candidates, CLASSIC.values, target, lambda chosen: True)
+    if choice is None:
+        assert best_lay(list(deal.hands[0]), candidates, 0) < target
+        return
+    laid = [card for index in choice for card in candidates[index].cards]
+    assert all(laid.count(card) <= deal.hands[0][card] for card in laid)
+    assert sum(CLASSIC.values[card] for card in laid) >= target
