@@ -19,7 +19,7 @@ only a few small lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from threading import Lock
@@ -444,35 +444,53 @@ class Deal(DealState):
         return self.opening_value >= need or self._opening_reachable(need)
 
     def _opening_ok(self, action: Action) -> bool:
-        """While opening, a meld must reach the minimum, or leave a way to reach it this turn."""
+        """While opening, a meld must reach the minimum, or leave a way to reach it this turn.
+
+        Most melds leave the way the position's own choice found: played
+        after the meld, it reaches the minimum with no search of its own.
+        """
         trial = self.clone()
         trial._place(action)
         need = self._opening_minimum(self.rules.team_of[self.to_move])
-        return trial.opening_value >= need or trial._opening_reachable(need)
+        if trial.opening_value >= need:
+            return True
+        choice = self._opening_choice(need)
+        if choice is None:
+            return False
+        return trial._makes(choice) or trial._opening_reachable(need)
 
     def _opening_reachable(self, need: int) -> bool:
         """Can more melds and adds this turn bring the first melding to ``need`` points?
 
         No, where no choice of the plays listed now could lay cards worth
-        ``need`` (:func:`~biriba.opening.lay_choice`); yes, where the choice
-        found can be made one play after another; else a search over this
-        turn's plays, richest first.  Remembered by position.
+        it (:meth:`_opening_choice`); yes, where the choice found can be made
+        one play after another; else a search over this turn's plays,
+        richest first.  Remembered by position.
         """
+        key = self._opening_key(need)
+        known = _REACHABLE.get(key)
+        if known is None:
+            choice = self._opening_choice(need)
+            known = choice is not None and (self._makes(choice) or self._opening_searched(need))
+            _remember(_REACHABLE, key, known)
+        return known
+
+    def _opening_key(self, need: int) -> tuple[object, ...]:
+        """What the rest of an opening turn depends on: the memo key of its searches."""
         seat = self.to_move
         team = self.rules.team_of[seat]
-        key = (
-            tuple(self.hands[seat]),
-            tuple(self.melds[team]),
-            self.opening_value,
-            need,
-            self.took_single,
-            self.reserves[team],
-            self.rules,
-        )
-        known = _REACHABLE.get(key)
-        if known is not None:
-            return known
-        values = self.rules.values
+        hand, melds = tuple(self.hands[seat]), tuple(self.melds[team])
+        return hand, melds, self.opening_value, need, self.took_single, self.reserves[team], self.rules
+
+    def _opening_choice(self, need: int) -> list[Action] | None:
+        """Plays listed now, sharing no card, that lay the rest of ``need`` (:func:`~biriba.opening.lay_choice`).
+
+        None if there are none, and then no order of plays can reach
+        ``need`` this turn.  Remembered by position.
+        """
+        key = self._opening_key(need)
+        if key in _CHOICES:
+            return _CHOICES[key]
         candidates = list(self._plays())
 
         def settles(chosen: list[int]) -> bool:
@@ -484,12 +502,11 @@ class Deal(DealState):
                 return True
             return trial._may_stop_melding()
 
-        choice = lay_choice(self.hands[seat], candidates, values, need - self.opening_value, settles)
-        reachable = choice is not None and (self._makes(candidates[i] for i in choice) or self._opening_searched(need))
-        if len(_REACHABLE) > 50_000:
-            _REACHABLE.clear()
-        _REACHABLE[key] = reachable
-        return reachable
+        hand = self.hands[self.to_move]
+        chosen = lay_choice(hand, candidates, self.rules.values, need - self.opening_value, settles)
+        choice = None if chosen is None else [candidates[index] for index in chosen]
+        _remember(_CHOICES, key, choice)
+        return choice
 
     def _opening_searched(self, need: int) -> bool:
         """Does some order of this turn's plays, richest first, bring the first melding to ``need``?"""
@@ -503,11 +520,13 @@ class Deal(DealState):
                 return True
         return False
 
-    def _makes(self, plays: Iterable[Action]) -> bool:
+    def _makes(self, plays: list[Action]) -> bool:
         """Are these plays, one after another, each legal when made (the opening minimum aside)?"""
         trial = self.clone()
         for action in plays:
-            if action not in trial._play_actions(opening_check=False):
+            try:
+                trial._verify(action, opening=False)
+            except IllegalActionError:
                 return False
             trial._place(action)
         return True
@@ -566,8 +585,8 @@ class Deal(DealState):
         option = resolve_add(melds[action.meld], action.cards, action.slots, action.end, self.rules)
         return Action("add", option.cards, option.slots, action.meld, option.end), option.meld
 
-    def _verify(self, action: Action) -> tuple[Action, Meld | None]:
-        """Check ``action``; return its canonical form and the meld it leaves on the table."""
+    def _verify(self, action: Action, opening: bool = True) -> tuple[Action, Meld | None]:
+        """Check ``action`` (the opening minimum unless ``opening`` is false); return its canonical form and meld."""
         self._check_turn(action)
         kind = action.kind
         team = self.rules.team_of[self.to_move]
@@ -583,7 +602,7 @@ class Deal(DealState):
             raise IllegalActionError("wild_melds", "wild_meld_first")
         if not self._rest_ok(canonical):
             self._refuse_rest(canonical)
-        minimum = self._opening_minimum(team)
+        minimum = self._opening_minimum(team) if opening else 0
         if minimum and not self._opening_ok(canonical):
             raise IllegalActionError("opening_minimums", "opening_unreachable", minimum=minimum)
         return canonical, meld
@@ -964,11 +983,21 @@ def _make_add_places(index: int) -> None:
             _ADD_ACTIONS.append({})
 
 
-#: Memory of :meth:`Deal._opening_reachable`, by position.
+#: Memory of :meth:`Deal._opening_reachable` and :meth:`Deal._opening_choice`, by position.
 _REACHABLE: Final[dict[tuple[object, ...], bool]] = {}
+_CHOICES: Final[dict[tuple[object, ...], list[Action] | None]] = {}
+
+
+def _remember(memory: dict[tuple[object, ...], Any], key: tuple[object, ...], value: object) -> None:
+    if len(memory) > 50_000:
+        memory.clear()
+    memory[key] = value
+
+
 caches.register("meld actions", lambda: len(_MELD_ACTIONS), _MELD_ACTIONS.clear)
 caches.register("add actions", lambda: sum(map(len, _ADD_ACTIONS)), _ADD_ACTIONS.clear)
 caches.register("openings reachable", lambda: len(_REACHABLE), _REACHABLE.clear)
+caches.register("opening choices", lambda: len(_CHOICES), _CHOICES.clear)
 
 
 class LegalActions:
