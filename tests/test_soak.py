@@ -53,7 +53,7 @@ def test_a_deal_is_fixed_by_its_seed_and_number() -> None:
 
 def test_a_short_run_finds_nothing_and_counts_every_deal() -> None:
     run = soak(Run.new(0, 0, 24, sample=3))
-    assert run.checked == 24 and not run.failures
+    assert run.played == 24 and not run.failures
     assert sum(run.ended_by.values()) == 24 and sum(run.presets.values()) == 24
     summary = run.summary(jobs=1)
     assert summary["deals"] == 24 and summary["failures"] == 0 and summary["deals_per_s"] > 0
@@ -108,7 +108,7 @@ def test_a_lost_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
-    whole = soak(Run(4, 0, 12, sample=100, chunk=3))
+    whole = soak(Run(seed=4, first=0, deals=12, sample=100, chunk=3))
     state = tmp_path / "run.json"
 
     def stop_after_two(chunk: Chunk) -> None:
@@ -116,18 +116,18 @@ def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        soak(Run(4, 0, 12, sample=100, chunk=3), save=state, on_chunk=stop_after_two)
+        soak(Run(seed=4, first=0, deals=12, sample=100, chunk=3), save=state, on_chunk=stop_after_two)
     assert json.loads(state.read_text())["done"] == [[0, 1]]
     resumed = soak(Run.from_json(json.loads(state.read_text())), save=state)
-    for key in ("checked", "actions", "ended_by", "presets", "custom"):
+    for key in ("played", "actions", "ended_by", "presets", "custom"):
         assert getattr(resumed, key) == getattr(whole, key), key
     assert resumed.done == set(range(4))
 
 
 def test_jobs_share_the_work_without_changing_it() -> None:
-    alone = soak(Run(6, 0, 8, sample=100, chunk=2))
-    shared = soak(Run(6, 0, 8, sample=100, chunk=2), jobs=2)
-    assert (shared.checked, shared.actions, shared.ended_by) == (alone.checked, alone.actions, alone.ended_by)
+    alone = soak(Run(seed=6, first=0, deals=8, sample=100, chunk=2))
+    shared = soak(Run(seed=6, first=0, deals=8, sample=100, chunk=2), jobs=2)
+    assert (shared.played, shared.actions, shared.ended_by) == (alone.played, alone.actions, alone.ended_by)
 
 
 def test_the_command_prints_the_summary_and_refuses_another_runs_state(

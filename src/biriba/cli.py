@@ -492,10 +492,10 @@ def _soak(args: argparse.Namespace) -> int:
         for failure in chunk.failures:
             failures.mkdir(parents=True, exist_ok=True)
             (failures / f"deal-{failure['seed']}-{failure['deal']}.json").write_text(json.dumps(failure, indent=1))
-        advance(chunk.deals)
+        advance(chunk.played)
 
     with _progress_bar("deals", args.deals, not args.no_progress) as advance:
-        advance(run.checked)
+        advance(run.played)
         run = soak(run, args.jobs, args.ray, state, chunk_done)
     data = run.summary(args.jobs)
     if args.json:

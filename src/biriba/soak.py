@@ -61,7 +61,7 @@ from .scoring import PARTS
 from .simulate import DEFAULT_MAX_TURNS
 from .state import PublicState
 
-SOAK_FORMAT = "biriba-soak/1"
+SOAK_FORMAT = "biriba-soak/2"
 #: The players a soak deal seats, each seat drawn at random.
 PLAYERS = ("random", "greedy")
 #: Deals a worker plays before it reports (and the resume file records them).
@@ -386,36 +386,53 @@ def _failure(
 
 # ---------------------------------------------------------------- runs
 @dataclass
-class Chunk:
-    """What a worker reports of a run of consecutive deals."""
+class Tally:
+    """What some deals came to: a worker's chunk reports one, a run sums them."""
 
-    number: int
-    deals: int = 0
+    played: int = 0
     actions: int = 0
-    seconds: float = 0.0
     ended_by: Counter[str] = field(default_factory=Counter)
     presets: Counter[str] = field(default_factory=Counter)
     custom: int = 0
     failures: list[dict[str, Any]] = field(default_factory=list)
-    rss_mb: float = 0.0
     cache_clears: int = 0
+
+    def count(self, report: DealReport) -> None:
+        self.played += 1
+        self.actions += report.actions
+        self.ended_by[report.ended_by] += 1
+        self.presets[report.rules] += 1
+        self.custom += report.custom
+        if report.failure is not None:
+            self.failures.append(report.failure)
+
+    def add(self, other: Tally) -> None:
+        self.played += other.played
+        self.actions += other.actions
+        self.ended_by.update(other.ended_by)
+        self.presets.update(other.presets)
+        self.custom += other.custom
+        self.failures.extend(other.failures)
+        self.cache_clears += other.cache_clears
+
+
+@dataclass(kw_only=True)
+class Chunk(Tally):
+    """What a worker reports of a run of consecutive deals."""
+
+    number: int
+    seconds: float = 0.0
+    rss_mb: float = 0.0
 
 
 def soak_chunk(args: tuple[int | str, int, int, int, int]) -> Chunk:
     """Deals ``first .. first+count-1`` of ``seed`` (a worker's piece of a run); the engine's caches trimmed."""
     seed, number, first, count, sample = args
-    chunk = Chunk(number)
+    chunk = Chunk(number=number)
     start = time.perf_counter()
     clears = caches.clears()
     for index in range(first, first + count):
-        report = soak_deal(seed, index, sample)
-        chunk.deals += 1
-        chunk.actions += report.actions
-        chunk.ended_by[report.ended_by] += 1
-        chunk.presets[report.rules] += 1
-        chunk.custom += report.custom
-        if report.failure is not None:
-            chunk.failures.append(report.failure)
+        chunk.count(soak_deal(seed, index, sample))
         caches.trim()
     chunk.seconds = time.perf_counter() - start
     chunk.rss_mb = rss_mb()
@@ -434,8 +451,8 @@ def rss_mb() -> float:
         return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, 1)
 
 
-@dataclass
-class Run:
+@dataclass(kw_only=True)
+class Run(Tally):
     """A soak run's state: what is done, what it found.  Saved after every chunk, so that a run resumes."""
 
     seed: int | str
@@ -444,20 +461,13 @@ class Run:
     sample: int = SAMPLE
     chunk: int = CHUNK
     done: set[int] = field(default_factory=set)
-    checked: int = 0
-    actions: int = 0
     seconds: float = 0.0
-    ended_by: Counter[str] = field(default_factory=Counter)
-    presets: Counter[str] = field(default_factory=Counter)
-    custom: int = 0
-    failures: list[dict[str, Any]] = field(default_factory=list)
     rss: list[tuple[int, float]] = field(default_factory=list)
-    cache_clears: int = 0
 
     @classmethod
     def new(cls, seed: int | str, first: int, deals: int, sample: int = SAMPLE, jobs: int = 1) -> Run:
         """A run not yet started; its chunks small enough that every job gets several."""
-        return cls(seed, first, deals, sample, max(1, min(CHUNK, deals // (4 * jobs))))
+        return cls(seed=seed, first=first, deals=deals, sample=sample, chunk=max(1, min(CHUNK, deals // (4 * jobs))))
 
     @property
     def chunks(self) -> int:
@@ -470,17 +480,12 @@ class Run:
                 start = number * self.chunk
                 yield self.seed, number, self.first + start, min(self.chunk, self.deals - start), self.sample
 
-    def add(self, chunk: Chunk) -> None:
+    def record(self, chunk: Chunk) -> None:
+        """A chunk done: its tally added, a memory reading now and then."""
+        self.add(chunk)
         self.done.add(chunk.number)
-        self.checked += chunk.deals
-        self.actions += chunk.actions
-        self.ended_by.update(chunk.ended_by)
-        self.presets.update(chunk.presets)
-        self.custom += chunk.custom
-        self.failures.extend(chunk.failures)
-        self.cache_clears += chunk.cache_clears
         if not self.rss or len(self.done) % max(1, self.chunks // 100) == 0:  # about a hundred readings a run
-            self.rss.append((self.checked, chunk.rss_mb))
+            self.rss.append((self.played, chunk.rss_mb))
 
     def summary(self, jobs: int) -> dict[str, Any]:
         """The JSON summary (docs/reliability.md)."""
@@ -490,11 +495,11 @@ class Run:
             "format": SOAK_FORMAT,
             "seed": self.seed,
             "first": self.first,
-            "deals": self.checked,
+            "deals": self.played,
             "of": self.deals,
             "failures": len(self.failures),
             "failed_deals": [f["deal"] for f in self.failures][:100],
-            "deals_per_s": round(self.checked / seconds, 2),
+            "deals_per_s": round(self.played / seconds, 2),
             "actions": self.actions,
             "actions_per_s": round(self.actions / seconds, 1),
             "seconds": round(self.seconds, 1),
@@ -524,11 +529,8 @@ class Run:
     def from_json(cls, data: dict[str, Any]) -> Run:
         if not isinstance(data, dict) or data.get("format") != SOAK_FORMAT:
             raise NotationError(f"not a soak run's state: 'format' must be {SOAK_FORMAT!r}")
-        fields = {key: data[key] for key in ("seed", "first", "deals", "sample", "chunk")}
-        done = {number for first, last in data["done"] for number in range(first, last + 1)}
-        run = cls(**fields, done=done, failures=data["failures"])
-        for key in ("checked", "actions", "seconds", "custom", "cache_clears"):
-            setattr(run, key, data[key])
+        run = cls(**{f.name: data[f.name] for f in dataclasses.fields(cls)})
+        run.done = {number for first, last in data["done"] for number in range(first, last + 1)}
         run.ended_by, run.presets = Counter(data["ended_by"]), Counter(data["presets"])
         run.rss = [(n, mb) for n, mb in data["rss"]]
         return run
@@ -545,7 +547,7 @@ def soak(
     started = time.perf_counter()
     base = run.seconds
     for chunk in run_all(soak_chunk, run.work(), jobs, ray_address):
-        run.add(chunk)
+        run.record(chunk)
         run.seconds = base + time.perf_counter() - started
         if save is not None:
             temporary = save.with_suffix(".tmp")
