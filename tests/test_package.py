@@ -2,11 +2,12 @@
 
 The editable checkout of ``make test`` has every extra installed, which
 would hide a dependency missing from an extra (SQLAlchemy's greenlet once
-did).  So the wheel is built and installed four ways: with no dependency
+did).  So the wheel is built and installed five ways: with no dependency
 at all (the engine and the bots need none), as ``pip install biriba`` (the
 terminal game, played from piped input), as ``pip install 'biriba[web]'``
-(the web game, served and fetched) and as ``pip install 'biriba[rl]'`` (the
-research interfaces and the IS-MCTS bot).  The tests share one wheel on one
+(the web game, served and fetched), as ``pip install 'biriba[rl]'`` (the
+research interfaces and the IS-MCTS bot) and as ``pip install
+'biriba[fuzz]'`` (the checkout's fuzzers, run on the installed package).  The tests share one wheel on one
 worker (``--dist loadgroup``); the fresh venvs take two to three minutes,
 most of it pip installing the web and rl extras.
 """
@@ -208,3 +209,15 @@ def test_pip_install_biriba_rl_brings_every_research_interface_and_the_ismcts_bo
         "--no-progress",
     )
     assert json.loads(played.stdout)["pairs"] == 2
+
+
+def test_pip_install_biriba_fuzz_runs_every_fuzzer_against_the_installed_package(wheel: Path, tmp_path: Path) -> None:
+    """The fuzz extra alone runs fuzz/ (from the checkout) on the wheel's biriba: atheris and the protocol's reader."""
+    bin_ = fresh_venv(tmp_path / "fuzz", f"biriba[fuzz] @ {wheel.as_uri()}")
+    work = tmp_path / "work"
+    run(bin_ / "python", ROOT / "fuzz" / "fuzz.py", "--seconds", "2", "--work", work, cwd=tmp_path)
+    summary = json.loads((work / "summary.json").read_text())
+    assert [s["target"] for s in summary] == ["notation", "position", "record", "options", "protocol"]
+    assert all(s["runs"] > 0 and s["exit"] == 0 and not s["findings"] for s in summary), summary
+    where = run(bin_ / "python", "-c", "import biriba; print(biriba.__file__)", cwd=tmp_path).stdout
+    assert str(tmp_path / "fuzz") in where
