@@ -2,11 +2,12 @@
 
 The editable checkout of ``make test`` has every extra installed, which
 would hide a dependency missing from an extra (SQLAlchemy's greenlet once
-did).  So the wheel is built and installed five ways: with no dependency
+did).  So the wheel is built and installed six ways: with no dependency
 at all (the engine and the bots need none), as ``pip install biriba`` (the
 terminal game, played from piped input), as ``pip install 'biriba[web]'``
 (the web game, served and fetched), as ``pip install 'biriba[rl]'`` (the
-research interfaces and the IS-MCTS bot) and as ``pip install
+research interfaces and the IS-MCTS bot), as ``pip install
+'biriba[rl,train]'`` (a policy trained and played) and as ``pip install
 'biriba[fuzz]'`` (the checkout's fuzzers, run on the installed package).  The tests share one wheel on one
 worker (``--dist loadgroup``); the fresh venvs take two to three minutes,
 most of it pip installing the web and rl extras.
@@ -221,3 +222,27 @@ def test_pip_install_biriba_fuzz_runs_every_fuzzer_against_the_installed_package
     assert all(s["runs"] > 0 and s["exit"] == 0 and not s["findings"] for s in summary), summary
     where = run(bin_ / "python", "-c", "import biriba; print(biriba.__file__)", cwd=tmp_path).stdout
     assert str(tmp_path / "fuzz") in where
+
+
+def test_pip_install_biriba_train_trains_a_policy_and_plays_it(wheel: Path, tmp_path: Path) -> None:
+    """The train and rl extras alone (torch 2.13.0 first, the CPU build on this machine's disk, as docs/envs.md
+    says): examples/train_ppo.py trains a few hundred steps, and the policy plays as the bot kind policy:PATH."""
+    folder = tmp_path / "train"
+    bin_ = fresh_venv(folder, "torch==2.13.0")
+    run(bin_ / "python", "-m", "pip", "install", "--quiet", f"biriba[rl,train] @ {wheel.as_uri()}")
+    out = tmp_path / "ppo"
+    example = ROOT / "examples" / "train_ppo.py"
+    run(bin_ / "python", example, "--steps", "600", "--out", out, "--seed", "1", cwd=tmp_path, timeout=900)
+    assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert json.loads((out / "training.json").read_text())["steps"] == 600
+    played = run(
+        bin_ / "biriba",
+        "tournament",
+        f"policy:{out / 'policy.zip'}",
+        "random",
+        "--deals",
+        "2",
+        "--json",
+        "--no-progress",
+    )
+    assert json.loads(played.stdout)["pairs"] == 2
