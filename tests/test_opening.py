@@ -155,3 +155,27 @@ def test_D18_a_choice_lays_disjoint_listed_plays_worth_the_target(cards: list[in
     laid = [card for index in choice for card in candidates[index].cards]
     assert all(laid.count(card) <= deal.hands[0][card] for card in laid)
     assert sum(CLASSIC.values[card] for card in laid) >= target
+
+
+def test_D18_wilds_a_wild_card_meld_holds_back_count_once_it_can_be_finished() -> None:
+    """Seed 002's three-handed game (option wild_melds): while the team's meld of wilds is short, wilds go
+    nowhere else; finished in the same turn, they may. The bound must count the melds they make then."""
+    rules = PRESETS["three-handed"].replace(opening_minimums=((0, 100_000, 260),))
+    deal = position({0: "2S 2H 2D 2C 2S 2H JK JK 5S 6S 9C 9D"}, rules=rules)
+    assert deal.is_legal(deal.parse_action("meld 2S 2H 2D"))  # then add 2C 2S 2H JK (7 wilds), meld 5S 6S JK=7S
+    assert engine_plays(deal) == plain_plays(deal)
+    after = deal.clone()
+    after.apply(after.parse_action("meld 2S 2H 2D"))
+    assert engine_plays(after) == plain_plays(after) != set()
+
+
+def test_D18_a_choice_refused_twice_is_not_taken_for_the_hand_left() -> None:
+    """Two orders reach the same hand left and the same choice; a failure found so depends on the plays
+    chosen, and must not be remembered as the hand's (the choice (1, 1, 4) settles)."""
+    plays = [
+        Action("meld", cards, (-1,) * len(cards), -1, None)
+        for cards in ((0, 1, 1), (0,), (0, 1), (1,), (0,), (0, 1, 1))
+    ]
+    settling = {(1, 1, 4), (1, 4, 4), (4, 4, 4)}
+    choice = lay_choice([3, 1], plays, [4, 4], 11, lambda chosen: tuple(sorted(chosen)) in settling)
+    assert choice is not None and tuple(sorted(choice)) in settling

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from threading import Lock
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from . import caches
 from .actions import DISCARDS, DRAW, PASS, TAKE, Action
@@ -231,13 +231,16 @@ class Deal(DealState):
         plays += self._discards(opening)
         return plays
 
-    def _plays(self) -> Iterator[Action]:
-        """Every meld and add the mover's cards make, before :meth:`_play_ok` judges what each leaves."""
+    def _plays(self, every_wild: bool = False) -> Iterator[Action]:
+        """Every meld and add the mover's cards make, before :meth:`_play_ok` judges what each leaves.
+
+        ``every_wild``: as if the team's wild-card meld were finished (option wild_melds), as it may be this turn.
+        """
         seat = self.to_move
         counts = self.hands[seat]
         rules = self.rules
         team = rules.team_of[seat]
-        wild_avail = hand_wilds(counts, rules, self._wilds_ok(team))
+        wild_avail = hand_wilds(counts, rules, every_wild or self._wilds_ok(team))
         keys = self.hand_keys[seat]  # the memo keys of the one-wild enumerators
         new, action = _tuple_new, Action  # read once: compiled, a module name is a dict lookup per read
         if rules.simple_wilds:  # the one-wild melds and adds by their numbers, each action made once
@@ -479,8 +482,8 @@ class Deal(DealState):
         """What the rest of an opening turn depends on: the memo key of its searches."""
         seat = self.to_move
         team = self.rules.team_of[seat]
-        hand, melds = tuple(self.hands[seat]), tuple(self.melds[team])
-        return hand, melds, self.opening_value, need, self.took_single, self.reserves[team], self.rules
+        hand, melds, reserve = tuple(self.hands[seat]), tuple(self.melds[team]), self.reserves[team]
+        return seat, hand, melds, self.opening_value, need, self.took_single, self.took_with_one, reserve, self.rules
 
     def _opening_choice(self, need: int) -> list[Action] | None:
         """Plays listed now, sharing no card, that lay the rest of ``need`` (:func:`~biriba.opening.lay_choice`).
@@ -489,9 +492,10 @@ class Deal(DealState):
         ``need`` this turn.  Remembered by position.
         """
         key = self._opening_key(need)
-        if key in _CHOICES:
-            return _CHOICES[key]
-        candidates = list(self._plays())
+        known = _CHOICES.get(key, _UNKNOWN)  # one lookup: a bot's thread may clear the memory meanwhile
+        if known is not _UNKNOWN:
+            return cast("list[Action] | None", known)
+        candidates = list(self._plays(every_wild=True))  # the wilds a wild-card meld holds back now may come free
 
         def settles(chosen: list[int]) -> bool:
             trial = self.clone()
@@ -986,6 +990,7 @@ def _make_add_places(index: int) -> None:
 #: Memory of :meth:`Deal._opening_reachable` and :meth:`Deal._opening_choice`, by position.
 _REACHABLE: Final[dict[tuple[object, ...], bool]] = {}
 _CHOICES: Final[dict[tuple[object, ...], list[Action] | None]] = {}
+_UNKNOWN: Final = object()
 
 
 def _remember(memory: dict[tuple[object, ...], Any], key: tuple[object, ...], value: object) -> None:

@@ -9,7 +9,8 @@ too loose when a big hand holds just about the minimum: the search then
 walks through millions of orders (seed ``million``, deal 36704).
 
 A meld made in the turn, with all that is later added to it, is itself a
-meld of the hand's cards, listed now; what an existing meld gains is made
+meld of the hand's cards, listed now (wilds a wild-card meld holds back
+included: it may be finished first); what an existing meld gains is made
 of adds listed now (several, where one add moves at most one wild, D10).
 So the cards a turn can lay are a choice of plays listed now that share no
 card.  :func:`lay_choice` finds such a choice worth ``target``, if there
@@ -65,7 +66,10 @@ def lay_choice(
                 return True
             unsettled += 1  # laying the last card may still settle
         key = (tuple(counts), min(kept, 2))
-        if failed.get(key, target + 1) <= target or (*key, tuple(sorted(chosen))) in refused:
+        if failed.get(key, target + 1) <= target:
+            return False
+        if (*key, tuple(sorted(chosen))) in refused:
+            unsettled += 1  # as it was found: the failure is this choice's, not the state's
             return False
         live = [index for index in live if fits(index, counts)]
         holders: dict[int, list[int]] = {}
