@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +14,11 @@ from biriba.bots import make_bot
 from biriba.cards import NAMES
 from biriba.deal import Deal
 from biriba.opening import lay_choice
+from biriba.records import position_from_json
 from biriba.rules import CLASSIC, PRESETS, CardValues, Rules
 from helpers import position, texts
+
+POSITIONS = Path(__file__).parent / "positions"
 
 # The table of seed "million", deal 36704 of the soak: a 27-card hand worth 190, a minimum of 187.
 HUNG = CLASSIC.replace(
@@ -179,3 +184,20 @@ def test_D18_a_choice_refused_twice_is_not_taken_for_the_hand_left() -> None:
     settling = {(1, 1, 4), (1, 4, 4), (4, 4, 4)}
     choice = lay_choice([3, 1], plays, [4, 4], 11, lambda chosen: tuple(sorted(chosen)) in settling)
     assert choice is not None and tuple(sorted(choice)) in settling
+
+
+def test_D18_two_adds_onto_one_meld_are_one_add_under_one_wild_per_meld() -> None:
+    """A kozi hand worth exactly its 200 (every card must be laid). After `meld 7D 8D JK=9D TD JD` the bound
+    counted both copies of 9D added to the run (the second has no room): a choice no table can make, so every
+    meld's check fell back on the search of every order, for minutes. Under one wild per meld, a meld gains one
+    listed add (an add of several cards is one at a time, D2); the search of every order agrees: no way."""
+    deal = position_from_json(json.loads((POSITIONS / "kozi-opening-every-card.json").read_text()))
+    meld = deal.parse_action("meld 7D 8D JK=9D TD JD")
+    after = deal.clone()
+    after._place(meld)
+    candidates = list(after._plays(every_wild=True))
+    rest = 200 - after.opening_value
+    loose = lay_choice(after.hands[0], candidates, deal.rules.values, rest, lambda chosen: True, adds_per_meld=0)
+    assert loose is not None and not after._makes([candidates[i] for i in loose])
+    assert after._opening_choice(200) is None and not plain_reachable(after, 200)
+    assert not deal.is_legal(meld) and "meld 6H 2S=7H 8H 9H TH JH QH" in texts(deal)

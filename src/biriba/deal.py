@@ -50,7 +50,7 @@ from .melds import (
 from .melds.classic import ADD_TABLE, MELD_TABLE, classic_add_numbers, classic_meld_numbers
 from .melds.memo import NATIVE, count_in
 from .opening import lay_choice
-from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump
+from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump, WildLimit
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
 from .terms import Ending, Outcome, Phase, Pickup, Reserve
@@ -507,7 +507,8 @@ class Deal(DealState):
             return trial._may_stop_melding()
 
         hand = self.hands[self.to_move]
-        chosen = lay_choice(hand, candidates, self.rules.values, need - self.opening_value, settles)
+        adds_per_meld = 1 if self.rules.wild_limit is WildLimit.ONE else 0  # D10: one add moves at most one wild
+        chosen = lay_choice(hand, candidates, self.rules.values, need - self.opening_value, settles, adds_per_meld)
         choice = None if chosen is None else [candidates[index] for index in chosen]
         _remember(_CHOICES, key, choice)
         return choice
