@@ -19,11 +19,11 @@ only a few small lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields as dataclass_fields
 from itertools import compress
 from threading import Lock
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from . import caches
 from .actions import DISCARDS, DRAW, PASS, TAKE, Action
@@ -49,7 +49,7 @@ from .melds import (
 )
 from .melds.classic import ADD_TABLE, MELD_TABLE, classic_add_numbers, classic_meld_numbers
 from .melds.memo import NATIVE, count_in
-from .opening import lay_choice
+from .opening import Choices
 from .rules import CLASSIC, ClosureBy, ReserveAccess, Rules, SetBiribas, StockOut, TakeRule, Trump, WildLimit
 from .scoring import DealResult, score_deal
 from .state import DealState, copy_deal
@@ -449,18 +449,25 @@ class Deal(DealState):
     def _opening_ok(self, action: Action) -> bool:
         """While opening, a meld must reach the minimum, or leave a way to reach it this turn.
 
-        Most melds leave the way the position's own choice found: played
-        after the meld, it reaches the minimum with no search of its own.
+        Most melds leave a way this position's plays show: its own choice,
+        or one of them without the meld's cards, played after the meld
+        reaches the minimum, with no search of the meld's own.
         """
         trial = self.clone()
         trial._place(action)
         need = self._opening_minimum(self.rules.team_of[self.to_move])
         if trial.opening_value >= need:
             return True
-        choice = self._opening_choice(need)
+        choices, choice = self._opening_choices(need)
         if choice is None:
             return False
-        return trial._makes(choice) or trial._opening_reachable(need)
+        if trial._makes(choice):
+            return True
+        hand = trial.hands[self.to_move]
+        chosen = choices.find(hand, need - trial.opening_value, trial._settles(choices.plays))
+        if chosen is not None and trial._makes([choices.plays[index] for index in chosen]):
+            return True
+        return trial._opening_reachable(need)
 
     def _opening_reachable(self, need: int) -> bool:
         """Can more melds and adds this turn bring the first melding to ``need`` points?
@@ -486,32 +493,39 @@ class Deal(DealState):
         return seat, hand, melds, self.opening_value, need, self.took_single, self.took_with_one, reserve, self.rules
 
     def _opening_choice(self, need: int) -> list[Action] | None:
-        """Plays listed now, sharing no card, that lay the rest of ``need`` (:func:`~biriba.opening.lay_choice`).
+        """Plays listed now, sharing no card, that lay the rest of ``need`` (:mod:`biriba.opening`).
 
         None if there are none, and then no order of plays can reach
-        ``need`` this turn.  Remembered by position.
+        ``need`` this turn.
         """
+        return self._opening_choices(need)[1]
+
+    def _opening_choices(self, need: int) -> tuple[Choices, list[Action] | None]:
+        """This position's plays for :mod:`biriba.opening`, and its choice; remembered by position."""
         key = self._opening_key(need)
-        known = _CHOICES.get(key, _UNKNOWN)  # one lookup: a bot's thread may clear the memory meanwhile
-        if known is not _UNKNOWN:
-            return cast("list[Action] | None", known)
-        candidates = list(self._plays(every_wild=True))  # the wilds a wild-card meld holds back now may come free
+        known = _CHOICES.get(key)  # one lookup: a bot's thread may clear the memory meanwhile
+        if known is None:
+            plays = list(self._plays(every_wild=True))  # the wilds a wild-card meld holds back now may come free
+            adds_per_meld = 1 if self.rules.wild_limit is WildLimit.ONE else 0  # D10: one add moves at most one wild
+            choices = Choices(plays, self.rules.values, adds_per_meld)
+            chosen = choices.find(self.hands[self.to_move], need - self.opening_value, self._settles(plays))
+            known = choices, None if chosen is None else [plays[index] for index in chosen]
+            _remember(_CHOICES, key, known)
+        return known
+
+    def _settles(self, plays: Sequence[Action]) -> Callable[[list[int]], bool]:
+        """Does a choice of ``plays`` (by index) make a table on which the hand may end as it would?"""
 
         def settles(chosen: list[int]) -> bool:
             trial = self.clone()
             try:
                 for index in chosen:
-                    trial._place(candidates[index])
+                    trial._place(plays[index])
             except IllegalActionError:  # two adds that clash on one meld: no table to judge, so not ruled out
                 return True
             return trial._may_stop_melding()
 
-        hand = self.hands[self.to_move]
-        adds_per_meld = 1 if self.rules.wild_limit is WildLimit.ONE else 0  # D10: one add moves at most one wild
-        chosen = lay_choice(hand, candidates, self.rules.values, need - self.opening_value, settles, adds_per_meld)
-        choice = None if chosen is None else [candidates[index] for index in chosen]
-        _remember(_CHOICES, key, choice)
-        return choice
+        return settles
 
     def _opening_searched(self, need: int) -> bool:
         """Does some order of this turn's plays, richest first, bring the first melding to ``need``?"""
@@ -990,8 +1004,7 @@ def _make_add_places(index: int) -> None:
 
 #: Memory of :meth:`Deal._opening_reachable` and :meth:`Deal._opening_choice`, by position.
 _REACHABLE: Final[dict[tuple[object, ...], bool]] = {}
-_CHOICES: Final[dict[tuple[object, ...], list[Action] | None]] = {}
-_UNKNOWN: Final = object()
+_CHOICES: Final[dict[tuple[object, ...], tuple[Choices, list[Action] | None]]] = {}
 
 
 def _remember(memory: dict[tuple[object, ...], Any], key: tuple[object, ...], value: object) -> None:
