@@ -46,7 +46,7 @@ test: $(ALL)
 # Soak runs: ten times the random deals of the property tests, and a long fuzzing of the API (half an hour or more),
 # then 2,000 soak deals and 20 seconds of coverage-guided fuzzing of each parser.
 test-long: $(ALL)
-	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py tests/test_envs_openspiel.py
+	BIRIBA_LONG=1 $(BIN)/pytest -n 2 tests/test_invariants.py tests/test_melds_paths.py tests/test_meld_variants.py tests/test_api_fuzz.py tests/test_envs_openspiel.py tests/test_opening.py
 	$(BIN)/biriba soak --deals 2000 --seed test-long --no-progress --failures .soak/failures
 	$(BIN)/pip install --quiet -e '.[fuzz]'
 	$(BIN)/python fuzz/fuzz.py --seconds 20 --work .fuzz/test-long

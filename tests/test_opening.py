@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from biriba.rules import CLASSIC, PRESETS, CardValues, Rules
 from helpers import position, texts
 
 POSITIONS = Path(__file__).parent / "positions"
+LONG = bool(os.environ.get("BIRIBA_LONG"))
 
 # The table of seed "million", deal 36704 of the soak: a 27-card hand worth 190, a minimum of 187.
 HUNG = CLASSIC.replace(
@@ -117,14 +119,16 @@ def opening_positions(rules: Rules, seed: int, most: int) -> list[Deal]:
 
 def test_D18_the_bound_gives_the_plain_search_answers_under_every_preset() -> None:
     """Random and greedy deals under every preset with a minimum for every total: the melds and adds
-    listed are those a search of every order allows (hands of up to 13 cards; the soak meets big ones)."""
+    listed are those a search of every order allows (hands of up to 13 cards; make test-long: many more)."""
     compared = differ = 0
     for number, name in enumerate(sorted(PRESETS)):
-        for minimum in (60, 120):
+        for minimum in (60, 120, 150, 200) if LONG else (60, 120):
             rules = PRESETS[name].replace(opening_minimums=((0, 100_000, minimum),))
-            for deal in opening_positions(rules, 10 * number + minimum, most=13)[:12]:
-                compared += 1
-                differ += engine_plays(deal) != plain_plays(deal)
+            for seed in range(10 if LONG else 1):
+                found = opening_positions(rules, 1000 * seed + 10 * number + minimum, most=13)
+                for deal in found if LONG else found[:12]:
+                    compared += 1
+                    differ += engine_plays(deal) != plain_plays(deal)
     assert compared > 100 and differ == 0
 
 
