@@ -14,7 +14,7 @@ from biriba.actions import Action
 from biriba.bots import make_bot
 from biriba.cards import NAMES
 from biriba.deal import Deal
-from biriba.opening import lay_choice
+from biriba.opening import Choices
 from biriba.records import position_from_json
 from biriba.rules import CLASSIC, PRESETS, CardValues, Rules
 from helpers import position, texts
@@ -73,7 +73,7 @@ def test_D18_the_hand_that_stalled_the_soak_is_decided_by_the_bound() -> None:
     seat = deal.to_move
     candidates = list(deal._plays())
     assert len(candidates) > 400
-    assert lay_choice(deal.hands[seat], candidates, HUNG.values, 187, lambda chosen: True) is None
+    assert Choices(candidates, HUNG.values).find(deal.hands[seat], 187, lambda chosen: True) is None
     assert texts(deal) == sorted({f"discard {NAMES[c]}" for c in range(len(NAMES)) if deal.hands[seat][c]})
     assert not deal.is_legal(Action.parse("meld 6S 6H 6H 6D 6D 6C 6C"))
 
@@ -86,8 +86,8 @@ def test_D18_laying_every_card_needs_a_table_that_lets_the_hand_empty() -> None:
     deal = position({0: hand}, rules=rules)
     candidates = list(deal._plays())
     hand_counts = deal.hands[0]
-    assert lay_choice(hand_counts, candidates, rules.values, 150, lambda chosen: True) is not None
-    assert lay_choice(hand_counts, candidates, rules.values, 150, lambda chosen: False) is None
+    assert Choices(candidates, rules.values).find(hand_counts, 150, lambda chosen: True) is not None
+    assert Choices(candidates, rules.values).find(hand_counts, 150, lambda chosen: False) is None
     assert engine_plays(deal) == set()  # (a search of every order takes hours here)
 
 
@@ -97,7 +97,7 @@ def test_D18_a_choice_found_is_made_one_play_after_another() -> None:
     deal = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, rules=rules)  # aces 45 and kings 30, three cards kept
     assert engine_plays(deal) == plain_plays(deal) == {"meld AS AH AD", "meld KS KH KD"}
     seat = deal.to_move
-    choice = lay_choice(deal.hands[seat], list(deal._plays()), rules.values, 75, lambda chosen: False)
+    choice = Choices(list(deal._plays()), rules.values).find(deal.hands[seat], 75, lambda chosen: False)
     assert choice is not None and len(choice) == 2
     short = position({0: "AS AH AD KS KH KD 9C 9D 3C"}, rules=rules.replace(opening_minimums=((0, 100_000, 80),)))
     assert engine_plays(short) == plain_plays(short) == set()  # 75 of 80: the nines and the three make no meld
@@ -157,7 +157,7 @@ def test_D18_a_choice_lays_disjoint_listed_plays_worth_the_target(cards: list[in
     text = " ".join(NAMES[c] for c in range(len(NAMES)) for _ in range(hand[c]))
     deal = position({0: text}, rules=CLASSIC.replace(opening_minimums=((0, 100_000, 500),)))
     candidates = list(deal._plays())
-    choice = lay_choice(deal.hands[0], candidates, CLASSIC.values, target, lambda chosen: True)
+    choice = Choices(candidates, CLASSIC.values).find(deal.hands[0], target, lambda chosen: True)
     if choice is None:
         assert best_lay(list(deal.hands[0]), candidates, 0) < target
         return
@@ -186,7 +186,7 @@ def test_D18_a_choice_refused_twice_is_not_taken_for_the_hand_left() -> None:
         for cards in ((0, 1, 1), (0,), (0, 1), (1,), (0,), (0, 1, 1))
     ]
     settling = {(1, 1, 4), (1, 4, 4), (4, 4, 4)}
-    choice = lay_choice([3, 1], plays, [4, 4], 11, lambda chosen: tuple(sorted(chosen)) in settling)
+    choice = Choices(plays, [4, 4]).find([3, 1], 11, lambda chosen: tuple(sorted(chosen)) in settling)
     assert choice is not None and tuple(sorted(choice)) in settling
 
 
@@ -201,7 +201,7 @@ def test_D18_two_adds_onto_one_meld_are_one_add_under_one_wild_per_meld() -> Non
     after._place(meld)
     candidates = list(after._plays(every_wild=True))
     rest = 200 - after.opening_value
-    loose = lay_choice(after.hands[0], candidates, deal.rules.values, rest, lambda chosen: True, adds_per_meld=0)
+    loose = Choices(candidates, deal.rules.values, 0).find(after.hands[0], rest, lambda chosen: True)
     assert loose is not None and not after._makes([candidates[i] for i in loose])
     assert after._opening_choice(200) is None and not plain_reachable(after, 200)
     assert not deal.is_legal(meld) and "meld 6H 2S=7H 8H 9H TH JH QH" in texts(deal)

@@ -111,15 +111,3 @@ class Choices:
                 refused.add((*key, tuple(sorted(chosen))))
 
         return chosen if search(list(hand), 0, 0, list(range(len(self.plays))), target) else None
-
-
-def lay_choice(
-    hand: Sequence[int],
-    plays: Sequence[Action],
-    values: Sequence[int],
-    target: int,
-    settles: Callable[[list[int]], bool],
-    adds_per_meld: int = 1,
-) -> list[int] | None:
-    """:meth:`Choices.find` over ``plays``, for one search."""
-    return Choices(plays, values, adds_per_meld).find(hand, target, settles)
