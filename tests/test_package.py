@@ -63,6 +63,12 @@ def fresh_venv(folder: Path, *requirement: str) -> Path:
     return bin_
 
 
+def plays_a_tournament(bin_: Path, kind: str) -> bool:
+    """Does the venv's ``biriba tournament`` play two duplicate pairs of ``kind`` against random?"""
+    played = run(bin_ / "biriba", "tournament", kind, "random", "--deals", "2", "--json", "--no-progress")
+    return bool(json.loads(played.stdout)["pairs"] == 2)
+
+
 def test_the_wheel_holds_the_page_the_migrations_and_the_entry_point(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for part in (
@@ -199,17 +205,7 @@ def test_pip_install_biriba_rl_brings_every_research_interface_and_the_ismcts_bo
     assert run(bin_ / "python", "-c", RESEARCH, cwd=tmp_path).stdout.strip() == "research interfaces ready"
     kinds = run(bin_ / "biriba", "play", "--bots", "help").stdout
     assert "openspiel-ismcts" in kinds and "policy" not in kinds, "policy needs the train extra too"
-    played = run(
-        bin_ / "biriba",
-        "tournament",
-        "openspiel-ismcts:simulations=5",
-        "random",
-        "--deals",
-        "2",
-        "--json",
-        "--no-progress",
-    )
-    assert json.loads(played.stdout)["pairs"] == 2
+    assert plays_a_tournament(bin_, "openspiel-ismcts:simulations=5")
 
 
 def test_pip_install_biriba_fuzz_runs_every_fuzzer_against_the_installed_package(wheel: Path, tmp_path: Path) -> None:
@@ -235,14 +231,4 @@ def test_pip_install_biriba_train_trains_a_policy_and_plays_it(wheel: Path, tmp_
     run(bin_ / "python", example, "--steps", "600", "--out", out, "--seed", "1", cwd=tmp_path, timeout=900)
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
     assert json.loads((out / "training.json").read_text())["steps"] == 600
-    played = run(
-        bin_ / "biriba",
-        "tournament",
-        f"policy:{out / 'policy.zip'}",
-        "random",
-        "--deals",
-        "2",
-        "--json",
-        "--no-progress",
-    )
-    assert json.loads(played.stdout)["pairs"] == 2
+    assert plays_a_tournament(bin_, f"policy:{out / 'policy.zip'}")
