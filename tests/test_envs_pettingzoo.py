@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from biriba.envs import biriba_v0
 from biriba.rules import PRESETS
@@ -80,3 +82,30 @@ def test_a_table_size_and_a_preset_by_name() -> None:
     assert env.possible_agents == ["player_0", "player_1"] and env.rules.name.startswith("italian-individual")
     with pytest.raises(ValueError, match="unknown preset 'clasic'"):
         biriba_v0.raw_env(rules="clasic")
+
+
+def trace(env: AECEnv, seed: int, steps: int) -> list[tuple[object, ...]]:
+    """What a random masked player reads from ``env`` over ``steps`` steps."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    seen: list[tuple[object, ...]] = []
+    for agent in env.agent_iter(max_iter=steps):
+        observation, reward, termination, truncation, info = env.last()
+        seen.append((agent, observation["observation"].tobytes(), reward, termination, truncation, dict(info)))
+        seen.append((dict(env.rewards), list(env.agents), env.num_agents))
+        mask = observation["action_mask"]
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(mask))))
+    return seen
+
+
+def test_the_wrapper_reads_as_pettingzoos_order_enforcing_wrapper() -> None:
+    """biriba_v0.env()'s wrapper forwards the per-step attributes itself; what a player reads is PettingZoo's."""
+    ours = biriba_v0.env()
+    theirs = wrappers.OrderEnforcingWrapper(biriba_v0.raw_env(illegal_reward=-1))
+    assert type(ours) is not wrappers.OrderEnforcingWrapper and isinstance(ours, wrappers.OrderEnforcingWrapper)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        for env in (ours, theirs):
+            with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+                getattr(env, name)
+    for seed in range(3):
+        assert trace(ours, seed, 2_000) == trace(theirs, seed, 2_000)

@@ -45,7 +45,36 @@ def env(**kwargs: Any) -> AECEnv:
     every attribute lookup of every step); ``OrderEnforcingWrapper`` stays.
     """
     kwargs.setdefault("illegal_reward", ILLEGAL_REWARD)
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _before_reset_guarded(name: str) -> property:
+    def read(self: OrderEnforcingWrapper) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read, doc=f"The environment's ``{name}``, read through the wrapper directly.")
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, with the attributes every step reads forwarded directly.
+
+    PettingZoo's forwards them from its ``__getattr__``, which Python calls
+    only after the ordinary lookup has failed: eight failed lookups a step
+    (``agent_iter``, ``last`` and ``step`` read these), a fifth of a step's
+    time.  Each property does what that ``__getattr__`` does, the same error
+    before ``reset`` included (tests/test_envs_pettingzoo.py holds it to
+    PettingZoo's).
+    """
+
+    agents = _before_reset_guarded("agents")
+    agent_selection = _before_reset_guarded("agent_selection")
+    rewards = _before_reset_guarded("rewards")
+    _cumulative_rewards = _before_reset_guarded("_cumulative_rewards")
+    terminations = _before_reset_guarded("terminations")
+    truncations = _before_reset_guarded("truncations")
+    infos = _before_reset_guarded("infos")
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the unwrapped class
@@ -128,9 +157,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
                 self.terminations[name] = not self.game.truncated
                 self.truncations[name] = self.game.truncated
                 self.infos[name] = ended
-        else:
+            self._accumulate_rewards()
+        else:  # no reward before the deal's end: nothing to accumulate
             self.agent_selection = self.possible_agents[self.game.mover]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -89,10 +89,11 @@ class StepDeal:
         return [] if self.turn is None else self.turn.legal_steps()
 
     def mask(self) -> np.ndarray:
-        out = np.zeros(ACTIONS, dtype=np.int8)
+        out = bytearray(ACTIONS)  # a fresh buffer: the array is the caller's own, writable
         if self.turn is not None:
-            out[self.turn.legal_steps()] = 1
-        return out
+            for step in self.turn.legal_steps():
+                out[step] = 1
+        return np.frombuffer(out, np.int8)
 
     def step(self, step: int) -> bool:
         """Take the mover's step; True if it made an action, which the deal has applied."""

@@ -85,16 +85,6 @@ def _base_steps(action: Action) -> tuple[int, ...]:
     return (*(PICK + card for card in sorted(action.cards)), target)
 
 
-def _first_step(action: Action) -> int:
-    """The first of the action's steps, without the rest (:func:`_base_steps` begins the same)."""
-    kind = action.kind
-    if kind in _SINGLE:
-        return _SINGLE[kind]
-    if kind == "discard":
-        return DISCARD + action.cards[0]
-    return PICK + min(action.cards)
-
-
 def _choices(group: Sequence[Action]) -> list[tuple[int, ...]]:
     """The choice steps that tell apart the actions of one group (the same cards onto the same target)."""
     placed = [_placed(a) for a in group]
@@ -138,12 +128,13 @@ class TurnSteps:
     Action(kind='draw', cards=(), slots=(), meld=-1, end=None)
     """
 
-    __slots__ = ("_candidates", "_legal", "_next", "prefix")
+    __slots__ = ("_by_first", "_candidates", "_legal", "_next", "prefix")
 
     def __init__(self, legal: Iterable[Action]) -> None:
         self._legal = list(legal)
         if not self._legal:
             raise ValueError("no legal action: the deal is over")
+        self._by_first: dict[int, list[Action]] | None = None  # the legal actions by first step, once asked
         #: Each action with its steps, made once a meld or add is begun: most decisions are one step.
         self._candidates: list[tuple[tuple[int, ...], Action]] | None = None
         self._next: list[int] | None = None  # legal_steps(), once asked (the mask and the observation both ask)
@@ -153,6 +144,7 @@ class TurnSteps:
         """An independent copy (search tries steps on copies)."""
         copy = TurnSteps.__new__(TurnSteps)
         copy._legal = self._legal
+        copy._by_first = self._by_first
         copy._candidates = self._candidates
         copy._next = self._next
         copy.prefix = self.prefix[:]
@@ -162,11 +154,27 @@ class TurnSteps:
         """The steps that continue the prefix toward some legal action, ascending."""
         if self._next is None:
             if self._candidates is None:
-                self._next = sorted({_first_step(a) for a in self._legal})
+                self._next = sorted(self._first_steps())
             else:
                 k = len(self.prefix)
                 self._next = sorted({steps[k] for steps, _ in self._candidates})
         return self._next[:]
+
+    def _first_steps(self) -> dict[int, list[Action]]:
+        """The legal actions by their first step: the mask asks which, the first push which actions."""
+        if self._by_first is None:  # each action's first step (:func:`_base_steps` begins so), without the rest
+            by_first: dict[int, list[Action]] = {}
+            for action in self._legal:
+                kind = action.kind
+                if kind == "discard":
+                    step = DISCARD + action.cards[0]
+                elif kind in _SINGLE:
+                    step = _SINGLE[kind]
+                else:
+                    step = PICK + min(action.cards)
+                by_first.setdefault(step, []).append(action)
+            self._by_first = by_first
+        return self._by_first
 
     def mask(self) -> list[int]:
         """:meth:`legal_steps` as 0/1 over all :data:`ACTIONS`."""
@@ -183,8 +191,7 @@ class TurnSteps:
         """
         k = len(self.prefix)
         if self._candidates is None:
-            begun = [a for a in self._legal if _first_step(a) == step]
-            kept = list(encode_all(begun).items())
+            kept = list(encode_all(self._first_steps().get(step, ())).items())
         else:
             kept = [c for c in self._candidates if c[0][k] == step]
         if not kept:

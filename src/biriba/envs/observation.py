@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from gymnasium import spaces
 
-from ..cards import KINDS, SUITS, counts_of
+from ..cards import KINDS, SUITS
 from ..melds import Meld, RunMeld, SetMeld, is_biriba
 from ..rules import OPTION_LIMITS, Rules
 from ..terms import Phase
@@ -100,21 +100,7 @@ def _rules_numbers(rules: Rules) -> list[float]:
     ]
 
 
-#: Each rules' melds' numbers, by meld: melds are values, and the same ones stay on the table turn after turn.
-_FEATURES: dict[int, tuple[Rules, dict[Meld, list[float]]]] = {}
-
-
-def _features_of(rules: Rules) -> dict[Meld, list[float]]:
-    """The meld cache of ``rules`` (by identity: hashing the rules each time would cost more than it saves)."""
-    entry = _FEATURES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = _FEATURES[id(rules)] = (rules, {})
-    if len(entry[1]) > 1 << 14:
-        entry[1].clear()
-    return entry[1]
-
-
-def _meld_features(meld: Meld, rules: Rules) -> list[float]:
+def _meld_features(meld: Meld, rules: Rules) -> bytes:
     features = [1.0] + [0.0] * (MELD_FEATURES - 1)
     if isinstance(meld, RunMeld):
         features[1] = 1.0
@@ -129,9 +115,50 @@ def _meld_features(meld: Meld, rules: Rules) -> list[float]:
     features[12] = len(meld.wilds)
     features[13] = float(is_biriba(meld, rules))
     features[14] = float(meld.clean)
-    return features
+    return np.array(features, np.float32).tobytes()
 
 
+class _ByRules:
+    """What an observation takes from its rules alone, made once per rules object.
+
+    The numbers of the rules, each seat's order of seats and teams, and each
+    meld's features (melds are values, and the same ones stay on the table
+    turn after turn), kept as float32 bytes so that a team's melds are
+    written in one copy.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.numbers = _rules_numbers(rules)
+        seats, teams = rules.seats, len(rules.teams)
+        self.orders = [
+            ([(me + k) % seats for k in range(seats)], [(rules.team_of[me] + k) % teams for k in range(teams)])
+            for me in range(seats)
+        ]
+        self.melds: dict[Meld, bytes] = {}
+
+    def features(self, meld: Meld) -> bytes:
+        """The features of a meld not kept yet, now kept (the first 16,384 kept are forgotten then)."""
+        if len(self.melds) > 1 << 14:
+            self.melds.clear()
+        self.melds[meld] = found = _meld_features(meld, self.rules)
+        return found
+
+
+#: By ``id(rules)``: hashing the rules each time would cost more than it saves.
+_BY_RULES: dict[int, _ByRules] = {}
+
+
+def _by_rules(rules: Rules) -> _ByRules:
+    entry = _BY_RULES.get(id(rules))
+    if entry is None or entry.rules is not rules:
+        if len(_BY_RULES) > 64:  # a soak or a sweep makes rules by the thousand
+            _BY_RULES.clear()
+        entry = _BY_RULES[id(rules)] = _ByRules(rules)
+    return entry
+
+
+_KNOWN, _PACKET, _SINGLE, _PICKED = OFFSET["known"], OFFSET["packet"], OFFSET["took_single"], OFFSET["picked"]
 _MELDS = OFFSET["melds"]
 #: Where the numbers of the table begin: they are gathered in a list and written at once.
 _TABLE = OFFSET["hand_sizes"]
@@ -151,42 +178,39 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
     """The observation of ``view.seat`` (float32, :data:`SIZE` long), with the steps taken so far this decision."""
     assert view.seat is not None, "an observation is a seat's"
     rules = view.rules
-    seats = rules.seats
     me = view.seat
-    order = [(me + k) % seats for k in range(seats)]
-    teams = len(rules.teams)
-    my_team = rules.team_of[me]
-    team_order = [(my_team + k) % teams for k in range(teams)]
+    by_rules = _by_rules(rules)
+    order, team_order = by_rules.orders[me]
     out = np.zeros(SIZE, dtype=np.float32)
 
-    # the parts by card kind, as one list of counts
-    cards = counts_of(view.hand) + counts_of(view.discard) + [0] * KINDS
+    # the parts by card kind: small counts, gathered as bytes and written at once
+    cards = bytearray(_MELDS)
+    for card in view.hand:
+        cards[card] += 1
+    for card in view.discard:
+        cards[KINDS + card] += 1
     if view.discard:
         cards[2 * KINDS + view.discard[-1]] = 1
+    at = _KNOWN
     for seat in order[1:]:
-        cards += view.known[seat]
-    cards += [0] * ((MAX_SEATS - seats) * KINDS)
-    cards += counts_of(view.packet) if view.packet else [0] * KINDS
-    single = [0] * KINDS
+        cards[at : at + KINDS] = bytes(view.known[seat])
+        at += KINDS
+    for card in view.packet:
+        cards[_PACKET + card] += 1
     if 0 <= view.took_single < KINDS:
-        single[view.took_single] = 1
-    cards += single
-    cards += counts_of(turn.picked) if turn is not None else [0] * KINDS
-    out[:_MELDS] = np.frombuffer(bytes(cards), np.uint8)  # small counts: bytes convert them fastest
+        cards[_SINGLE + view.took_single] = 1
+    if turn is not None:
+        for card in turn.picked:
+            cards[_PICKED + card] += 1
+    out[:_MELDS] = np.frombuffer(cards, np.uint8)
 
-    features = _features_of(rules)
+    known = by_rules.melds
     for k, team in enumerate(team_order):
         melds = view.melds[team][:MAX_MELDS]
-        if not melds:
-            continue
-        rows = []
-        for meld in melds:
-            numbers = features.get(meld)
-            if numbers is None:
-                numbers = features[meld] = _meld_features(meld, rules)
-            rows += numbers
-        base = _MELDS + k * MAX_MELDS * MELD_FEATURES
-        out[base : base + len(rows)] = rows
+        if melds:
+            rows = np.frombuffer(b"".join([known.get(m) or by_rules.features(m) for m in melds]), np.float32)
+            base = _MELDS + k * MAX_MELDS * MELD_FEATURES
+            out[base : base + len(rows)] = rows
 
     table = [0.0] * (SIZE - _TABLE)
     for k, seat in enumerate(order):
@@ -217,7 +241,7 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
     table[_FLAGS : _FLAGS + 3] = (view.reserve_due, view.last_round, view.took_with_one)
     if 0 <= view.trump < len(SUITS):
         table[_TRUMP + view.trump] = 1
-    table[_RULES : _RULES + 12] = _rules_numbers(rules)
+    table[_RULES : _RULES + 12] = by_rules.numbers
     if turn is not None:
         target = turn.target
         if target is not None:
