@@ -7,6 +7,7 @@ import os
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from biriba.actions import Action
 from biriba.bots import make_bot
 from biriba.cards import NAMES
 from biriba.deal import Deal
+from biriba.errors import IllegalActionError
 from biriba.opening import Choices
 from biriba.records import position_from_json
 from biriba.rules import CLASSIC, PRESETS, CardValues, Rules
@@ -205,3 +207,26 @@ def test_D18_two_adds_onto_one_meld_are_one_add_under_one_wild_per_meld() -> Non
     assert loose is not None and not after._makes([candidates[i] for i in loose])
     assert after._opening_choice(200) is None and not plain_reachable(after, 200)
     assert not deal.is_legal(meld) and "meld 6H 2S=7H 8H 9H TH JH QH" in texts(deal)
+
+
+def test_D37_a_wild_placed_where_the_minimum_is_out_of_reach_is_refused_naming_the_place_that_reaches_it() -> None:
+    """Soak deal 365,500: 2C high (R10's default) leaves no room for the AD the team's 90 points need; 2C low does."""
+    deal = position_from_json(json.loads((POSITIONS / "soak-365500-wild-placed-high.json").read_text()))
+    high, low = deal.parse_action("meld 2C 3D 4D 5D"), deal.parse_action("meld 2C=2D 3D 4D 5D")
+    assert str(high) == "meld 3D 4D 5D 2C=6D"
+    with pytest.raises(IllegalActionError) as refused:
+        deal.check(high)
+    assert (refused.value.rule, refused.value.key) == ("opening_minimums", "opening_unreachable_placed")
+    assert "as meld 2C=2D 3D 4D 5D they can" in str(refused.value)
+    assert deal.is_legal(low) and low in list(deal.legal_actions()) and high not in list(deal.legal_actions())
+    before = deal.clone()
+    with pytest.raises(IllegalActionError):
+        deal.apply(high)
+    assert deal.history == before.history and deal.hands == before.hands
+
+
+def test_D37_a_refusal_names_no_place_when_none_reaches_the_minimum() -> None:
+    deal = position_from_json(json.loads((POSITIONS / "soak-365500-wild-placed-high.json").read_text()))
+    with pytest.raises(IllegalActionError) as refused:
+        deal.check(deal.parse_action("meld 8H 8D 2C"))
+    assert refused.value.key == "opening_unreachable"

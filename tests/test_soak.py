@@ -11,9 +11,13 @@ import pytest
 
 from biriba.cli import main
 from biriba.deal import Deal
+from biriba.errors import IllegalActionError
+from biriba.records import position_from_json
 from biriba.rules import CLASSIC, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules
 from biriba.soak import Chunk, Run, random_option, random_rules, soak, soak_deal
 from biriba.views import PlayerView
+
+POSITIONS = Path(__file__).parent / "positions"
 
 
 def test_random_options_stay_in_their_declared_range() -> None:
@@ -159,3 +163,21 @@ def test_a_deal_that_hangs_is_a_failure_not_a_stalled_run() -> None:
     assert failure is not None and "took too long" in failure["error"]
     assert failure["position"]["format"] == "biriba-position/1"
     assert soak_deal(3, 17).failure is None  # the limit is lifted after the deal
+
+
+def test_R10_a_candidate_is_compared_as_the_engine_reads_it() -> None:
+    """Seed million, deal 365,500: the check of put-together actions took the same cards placed otherwise for it.
+
+    ``meld 2C 3D 4D 5D`` names no slot, so the 2C goes to the high end
+    (R10), where the team's 90-point minimum is out of reach this turn; with
+    the 2C low, the ace of diamonds can join, and that meld is listed.  The
+    soak now reads a candidate as the engine does before comparing it.
+    """
+    deal = position_from_json(json.loads((POSITIONS / "soak-365500-wild-placed-high.json").read_text()))
+    unnamed = deal.parse_action("meld 2C 3D 4D 5D")
+    assert str(unnamed) == "meld 3D 4D 5D 2C=6D"
+    with pytest.raises(IllegalActionError, match="opening_minimums"):
+        deal.check(unnamed)
+    listed = list(deal.legal_actions())
+    assert unnamed not in listed and deal.parse_action("meld 2C=2D 3D 4D 5D") in listed
+    assert soak_deal("million", 365_500).failure is None

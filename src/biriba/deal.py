@@ -623,8 +623,26 @@ class Deal(DealState):
             self._refuse_rest(canonical)
         minimum = self._opening_minimum(team) if opening else 0
         if minimum and not self._opening_ok(canonical):
+            placed = self._placed_otherwise(action, canonical)
+            if placed is not None:
+                raise IllegalActionError(
+                    "opening_minimums", "opening_unreachable_placed", minimum=minimum, action=str(placed)
+                )
             raise IllegalActionError("opening_minimums", "opening_unreachable", minimum=minimum)
         return canonical, meld
+
+    def _placed_otherwise(self, action: Action, canonical: Action) -> Action | None:
+        """A legal meld or add of the same cards with the wilds placed otherwise (D37).
+
+        A wild's place can decide an opening minimum: R10's default, the
+        high end, may miss what the low end reaches (an ace joins there), so
+        the refusal names the place that reaches it.
+        """
+        shape = (action.kind, action.meld, sorted(action.cards))
+        for other in self.legal_actions():
+            if other != canonical and (other.kind, other.meld, sorted(other.cards)) == shape:
+                return other
+        return None
 
     def _check_turn(self, action: Action) -> None:
         """What comes before the rules of melds: the deal goes on, it is the time to play cards, and they are held."""

@@ -48,6 +48,10 @@ REASONS: dict[str, str] = {
     "opening_unreachable": (
         "your team's first melding must be worth {minimum} points, and these cards cannot reach it this turn"
     ),
+    "opening_unreachable_placed": (
+        "your team's first melding must be worth {minimum} points: placed so, these cards cannot reach it this turn;"
+        " as {action} they can"
+    ),
     "opening_short": "your team's first melding is worth {value}; it needs {minimum}",
     "partner_goes_out": "only your partner, who took your team's reserve, may go out; keep a card",
     "out_by_discard": "with your team's reserve taken, go out by discarding, never by melding",

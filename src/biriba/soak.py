@@ -240,7 +240,13 @@ def check_enumerators(deal: Deal) -> None:
 
 
 def check_candidates(deal: Deal, listed: list[Action], rng: random.Random) -> None:
-    """Actions put together from the mover's cards pass the check exactly when listed; a refusal changes nothing."""
+    """Actions put together from the mover's cards pass the check exactly when listed; a refusal changes nothing.
+
+    A candidate names no slot or end, so it is compared as the engine reads
+    it: R10..R14's defaults decide where its wilds go, and the same cards
+    placed otherwise may be legal when these are not (a wild at the low end
+    that lets an ace join toward an opening minimum, soak deal 365,500).
+    """
     hand = deal.hand(deal.to_move)
     team = deal.rules.team_of[deal.to_move]
     candidates = [Action("draw"), Action("take"), Action("pass")]
@@ -253,14 +259,19 @@ def check_candidates(deal: Deal, listed: list[Action], rng: random.Random) -> No
     shapes = {(a.kind, tuple(sorted(a.cards)), a.meld) for a in listed}
     before = position_to_json(deal)
     for action in candidates:
-        shape = (action.kind, tuple(sorted(action.cards)), action.meld)
+        try:  # the action as the engine reads it: R10..R14's defaults for the slots and ends it leaves unnamed
+            read = deal.parse_action(str(action))
+        except IllegalActionError:
+            read = None  # no meld, or cards not held: listed in no form
         try:
             deal.check(action)
         except IllegalActionError as error:
-            _check(shape not in shapes, f"{action} is refused ({error}) but listed")
+            if read is None:
+                _check((action.kind, tuple(sorted(action.cards)), action.meld) not in shapes, f"{action} is listed")
+            _check(read not in listed, f"{action} is refused ({error}) but listed as {read}")
             _check(error.rule.startswith("R") or error.rule in OPTION_NAMES, f"{action}'s refusal cites {error.rule}")
         else:
-            _check(shape in shapes, f"{action} passes the check but is not listed")
+            _check(read in listed, f"{action} passes the check but is not listed (read as {read})")
         _check(position_to_json(deal) == before, f"checking {action} changed the position")
 
 
