@@ -129,7 +129,7 @@ class _ByRules:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.numbers = _rules_numbers(rules)
+        self.numbers = np.array(_rules_numbers(rules), np.float32)
         seats, teams = rules.seats, len(rules.teams)
         self.orders = [
             ([(me + k) % seats for k in range(seats)], [(rules.team_of[me] + k) % teams for k in range(teams)])
@@ -171,7 +171,8 @@ def _offset(name: str) -> int:
 _SIZES, _TO_MOVE, _BIRIBAS = _offset("hand_sizes"), _offset("to_move"), _offset("biribas")
 _RESERVES, _SCORES, _COUNTS = _offset("reserves"), _offset("match_scores"), _offset("counts")
 _PHASE, _FLAGS, _TRUMP = _offset("phase"), _offset("flags"), _offset("trump")
-_RULES, _TARGET, _CHOICES = _offset("rules"), _offset("target"), _offset("choices")
+#: The parts after the table's numbers, as places in the whole array.
+_RULES, _TARGET, _CHOICES = OFFSET["rules"], OFFSET["target"], OFFSET["choices"]
 
 
 def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
@@ -212,7 +213,7 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
             base = _MELDS + k * MAX_MELDS * MELD_FEATURES
             out[base : base + len(rows)] = rows
 
-    table = [0.0] * (SIZE - _TABLE)
+    table = [0.0] * (_RULES - _TABLE)  # the rest is written from numbers already made, or one at a time
     for k, seat in enumerate(order):
         table[_SIZES + k] = view.sizes[seat]
         if seat == view.to_move and view.ended_by is None:
@@ -241,11 +242,11 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
     table[_FLAGS : _FLAGS + 3] = (view.reserve_due, view.last_round, view.took_with_one)
     if 0 <= view.trump < len(SUITS):
         table[_TRUMP + view.trump] = 1
-    table[_RULES : _RULES + 12] = by_rules.numbers
+    out[_TABLE:_RULES] = table
+    out[_RULES:_TARGET] = by_rules.numbers
     if turn is not None:
         target = turn.target
         if target is not None:
-            table[_TARGET + 1 + target] = 1
-            table[_CHOICES] = len(turn.prefix) - len(turn.picked) - 1
-    out[_TABLE:] = table
+            out[_TARGET + 1 + target] = 1
+            out[_CHOICES] = len(turn.prefix) - len(turn.picked) - 1
     return out
