@@ -125,7 +125,9 @@ def rows(runs: int, seconds: float, figures: dict[str, object]) -> list[tuple[st
         if rate is None:
             out.append((f"env steps: {name}", "not installed", "pip install 'biriba[rl,bench]'"))
         else:
-            out.append((f"env steps: {name}", f"{rate:,.0f} steps/s", f"biriba_v0.env() / this = {ours / rate:.2f}x"))
+            out.append(
+                (f"env steps: {name}", f"{rate:,.0f} steps/CPU s", f"biriba_v0.env() / this = {ours / rate:.2f}x")
+            )
     return out
 
 
@@ -135,7 +137,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
     for name, rate in measure(args.runs, args.seconds).items():
-        print(f"{name:40} {'not installed' if rate is None else f'{rate:,.0f} steps/s'}")
+        print(f"{name:40} {'not installed' if rate is None else f'{rate:,.0f} steps/CPU s'}")
 
 
 if __name__ == "__main__":
