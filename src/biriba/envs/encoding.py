@@ -161,8 +161,12 @@ class TurnSteps:
         return self._next[:]
 
     def _first_steps(self) -> dict[int, list[Action]]:
-        """The legal actions by their first step: the mask asks which, the first push which actions."""
-        if self._by_first is None:  # each action's first step (:func:`_base_steps` begins so), without the rest
+        """The legal actions by their first step (:func:`_base_steps`'s first, made alone).
+
+        The mask asks which steps begin an action, the first push which
+        actions it begins: grouped once, for both.
+        """
+        if self._by_first is None:
             by_first: dict[int, list[Action]] = {}
             for action in self._legal:
                 kind = action.kind

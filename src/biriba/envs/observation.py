@@ -138,7 +138,7 @@ class _ByRules:
         self.melds: dict[Meld, bytes] = {}
 
     def features(self, meld: Meld) -> bytes:
-        """The features of a meld not kept yet, now kept (the first 16,384 kept are forgotten then)."""
+        """The features of a meld not kept yet, now kept (past 16,384 kept, all are forgotten first)."""
         if len(self.melds) > 1 << 14:
             self.melds.clear()
         self.melds[meld] = found = _meld_features(meld, self.rules)
