@@ -142,7 +142,12 @@ function askWhy(ctx) {
   S.asked = { action: request, version };
   clearTimeout(ctx.timers.why);
   ctx.timers.why = setTimeout(() => {
-    if (M.explainRequest(S) === request && S.state && S.state.version === version) ctx.send({ type: "explain", action: request });
+    if (M.explainRequest(S) === request && S.state && S.state.version === version) {
+      ctx.send({ type: "explain", action: request });
+    } else {
+      S.asked = null; // the pick or the table changed meanwhile: ask about what is there now
+      askWhy(ctx);
+    }
   }, 250);
 }
 
