@@ -144,6 +144,21 @@ def test_a_bot_never_takes_the_same_draw_twice_once_the_stock_is_out() -> None:
     assert not memory.repeats(fresh.view_for(fresh.to_move)) and not memory.seen  # a stock again: forgotten
 
 
+def test_a_search_bot_settles_a_stock_out_draw_it_faced_before_without_searching() -> None:
+    """What a front end whose searches run elsewhere asks first (the web server's worker pool)."""
+    deal = stock_out("8D 8S 5C KH 9S", "8H")
+    view, legal = deal.view_for(0), list(deal.legal_actions())
+    bot = SearchBot(1, samples=4)
+    assert bot.settled(view, legal) is None  # the pile's 8H makes a set: worth a search, the first time
+    assert bot.settled(view, legal) == bot.choose(view, legal) == next(a for a in legal if a.kind == "pass")
+    useless = stock_out("8D QS 5C KH 9S", "JD")
+    settled = SearchBot(1).settled(useless.view_for(0), list(useless.legal_actions()))
+    assert settled is not None and settled.kind == "pass"  # JD makes nothing
+    fresh = Deal.shuffled(3)
+    only = [fresh.parse_action("draw")]
+    assert SearchBot(1).settled(fresh.view_for(fresh.to_move), only) == only[0]
+
+
 @pytest.mark.parametrize("seed", ["loops/7", "loops/1"])
 def test_hard_and_greedy_end_a_stock_out_endgame_without_the_cap(seed: str) -> None:
     deal = stock_out_endgame(seed)

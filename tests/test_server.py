@@ -452,6 +452,31 @@ def test_a_web_tables_hard_bots_think_at_most_a_second() -> None:
     assert [getattr(bot, "think_ms", None) for bot in live.table.agents] == [None, 1000, None, 1000]
 
 
+def test_a_web_tables_hard_bot_never_takes_the_same_stock_out_draw_twice() -> None:
+    """Its searches run in workers whose bots are new each time: the table's own bot remembers the draws
+    it faced since the stock ran out, and settles a second one without a search (docs/bots.md)."""
+    from biriba.bots import SearchBot
+    from biriba.server.live import LiveTable, Think
+    from biriba.server.store import SeatInfo, TableRow
+    from biriba.server.thinking import Thinkers
+    from test_search import stock_out
+
+    seats = [SeatInfo("bot", "hard"), SeatInfo("person"), SeatInfo("bot", "greedy"), SeatInfo("person")]
+    row = TableRow(id="t", rules="classic", settings={}, seats=seats, seed="s")
+    thinkers = Thinkers(workers=1, queue=10)  # its workers start at the first decision: none is asked here
+    try:
+        live = LiveTable(row, store=None, thinkers=thinkers)  # type: ignore[arg-type]
+        bot = live.table.agents[0]
+        assert isinstance(bot, SearchBot)
+        deal = stock_out("8D 8S 5C KH 9S", "8H")  # seat 0 to draw; the pile's 8H makes a set
+        first = live._search_due(bot, deal, None)
+        assert isinstance(first, Think) and first.seat == 0 and first.think_ms == 1000
+        assert live._search_due(bot, deal, None) is None  # the same draw again: no search
+        assert bot.choose(deal.view_for(0), list(deal.legal_actions())).kind == "pass"  # what the table plays
+    finally:
+        thinkers.close()
+
+
 def test_hard_bots_play_at_a_web_table(tmp_path: Any) -> None:
     """Issue 10, item 5: the levels are offered wherever bots are chosen; the hard bot thinks in a thread."""
     hard = {"kind": "bot", "bot": "hard"}

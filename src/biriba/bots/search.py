@@ -84,14 +84,27 @@ class SearchBot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         self.last = None
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == Phase.DRAW and not view.stock_count and not self.takes_to_play(view):
-            return next(a for a in legal if a.kind != "take")
+        settled = self.settled(view, legal)
+        if settled is not None:
+            return settled
         candidates = self.ranker.ranked(view, legal)[: self.width]
         if len(candidates) == 1:
             return candidates[0]
         return self.search(view, candidates, self.worlds(view))
+
+    def settled(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """The move made without a search, if there is one: the only legal action, or with the stock out
+        the pass when the pile is not worth searching (:meth:`takes_to_play`).
+
+        A front end whose searches run elsewhere (the web server's worker pool, whose bots are new at every
+        decision) asks the bot here first, so that the memory of the draws faced stays with the bot.  Asked
+        again about the same draw it answers the same: a draw it passed was remembered, or its pile does not play.
+        """
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == Phase.DRAW and not view.stock_count and not self.takes_to_play(view):
+            return next(a for a in legal if a.kind != "take")
+        return None
 
     def takes_to_play(self, view: PlayerView) -> bool:
         """With the stock empty, is the pile worth searching: do its cards meld or add this turn, in a draw

@@ -880,14 +880,26 @@ class LiveTable:
         assert deal is not None
         chooser = agent or self.table.agents[deal.to_move]
         if isinstance(chooser, SearchBot) and self.thinkers is not None:
-            seat = deal.to_move
-            seed = f"{self.row.seed}/bot/{seat}/{self.version}"
-            think_ms = chooser.think_ms or TABLE_THINK_MS
-            return Think(seat, self.version, seed, think_ms, deal.view_for(seat), list(deal.legal_actions()), by)
+            think = self._search_due(chooser, deal, by)
+            if think is not None:
+                return think
         event = self.table.step(agent)
         if event is not None:
             await self._committed(event, by)
         return 0
+
+    def _search_due(self, bot: SearchBot, deal: Deal, by: str | None) -> Think | None:
+        """The search a hard bot's move needs, for a worker; None if the bot settles it here without one.
+
+        The bot here keeps its memory of the draws faced since the stock ran out (a worker's bot is new
+        at every decision), so that it never takes the same pile round a loop twice (docs/bots.md).
+        """
+        seat = deal.to_move
+        view, legal = deal.view_for(seat), list(deal.legal_actions())
+        if bot.settled(view, legal) is not None:
+            return None  # the table's step asks the bot again, which answers the same
+        seed = f"{self.row.seed}/bot/{seat}/{self.version}"
+        return Think(seat, self.version, seed, bot.think_ms or TABLE_THINK_MS, view, legal, by)
 
     async def _start_deal(self) -> None:
         event = self.table.start_deal()
