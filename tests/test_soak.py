@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+import biriba.soak as soak_module
 from biriba.cli import main
 from biriba.deal import Deal
 from biriba.errors import IllegalActionError
 from biriba.records import position_from_json
 from biriba.rules import CLASSIC, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules
-from biriba.soak import Chunk, Run, random_option, random_rules, soak, soak_deal
+from biriba.soak import STEP_MB, Chunk, DealReport, Run, peak_mb, random_option, random_rules, rss_mb, soak, soak_deal
 from biriba.views import PlayerView
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -64,6 +65,26 @@ def test_a_short_run_finds_nothing_and_counts_every_deal() -> None:
     assert summary["rss_mb"]["peak"] > 0
 
 
+def test_a_deal_that_steps_its_workers_memory_up_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where to look when memory steps up: a planted hog at deal 5 of a chunk."""
+    kept: list[bytes] = []
+
+    def hog_at_deal_5(seed: int | str, index: int, sample: int) -> DealReport:
+        if index == 5:  # past this process's peak by 80 MB, every page touched
+            kept.append(b"x" * int((peak_mb() - rss_mb() + 80) * 1e6))
+        return SOAK_DEAL(seed, index, sample)
+
+    monkeypatch.setattr(soak_module, "soak_deal", hog_at_deal_5)
+    run = soak(Run.new(0, 0, 8, sample=100))
+    ((deal, before, after),) = run.memory_steps
+    assert deal == 5 and after - before >= STEP_MB
+    again = Run.from_json(json.loads(json.dumps(run.to_json())))
+    assert again.memory_steps == run.memory_steps and run.summary(1)["memory_steps"][0]["deal"] == 5
+    older = run.to_json()
+    del older["memory_steps"]  # a state saved before the steps were kept resumes
+    assert Run.from_json(older).memory_steps == []
+
+
 def leak_a_card(self: PlayerView) -> dict[str, object]:
     """A planted bug: every view's JSON also names the stock's top card."""
     data = PLAIN_TO_JSON(self)
@@ -72,6 +93,7 @@ def leak_a_card(self: PlayerView) -> dict[str, object]:
 
 
 PLAIN_TO_JSON = PlayerView.to_json
+SOAK_DEAL = soak_deal
 
 
 def test_a_leaked_card_is_found_written_and_played_again_from_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -70,6 +70,8 @@ CHUNK = 50
 SAMPLE = 10
 #: A deal that takes longer has hung somewhere: a failure (seed million, deal 36704 ran for an hour).
 DEAL_SECONDS = 300.0
+#: A deal that raises its worker's peak memory by this much is named in the run's state (``memory_steps``).
+STEP_MB = 40.0
 _CODES = {name: code for code, name in enumerate(NAMES)}
 PUBLIC_FIELDS = tuple(f.name for f in dataclasses.fields(PublicState))
 PUBLIC_PART = operator.attrgetter(*PUBLIC_FIELDS)
@@ -434,6 +436,8 @@ class Chunk(Tally):
     number: int
     seconds: float = 0.0
     rss_mb: float = 0.0
+    #: Deals that raised the worker's peak memory by :data:`STEP_MB` or more: (deal, MB before, MB after).
+    steps: list[tuple[int, float, float]] = field(default_factory=list)
 
 
 def soak_chunk(args: tuple[int | str, int, int, int, int]) -> Chunk:
@@ -442,13 +446,26 @@ def soak_chunk(args: tuple[int | str, int, int, int, int]) -> Chunk:
     chunk = Chunk(number=number)
     start = time.perf_counter()
     clears = caches.clears()
+    peak = peak_mb()
     for index in range(first, first + count):
         chunk.count(soak_deal(seed, index, sample))
         caches.trim()
+        before, peak = peak, peak_mb()
+        if peak - before >= STEP_MB:
+            chunk.steps.append((index, before, peak))
     chunk.seconds = time.perf_counter() - start
     chunk.rss_mb = rss_mb()
     chunk.cache_clears = caches.clears() - clears
     return chunk
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (0 where the system does not say)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, 1)
 
 
 def rss_mb() -> float:
@@ -457,9 +474,7 @@ def rss_mb() -> float:
         pages = int(Path("/proc/self/statm").read_text().split()[1])
         return round(pages * os.sysconf("SC_PAGE_SIZE") / 1e6, 1)
     except (OSError, ValueError, IndexError):
-        import resource
-
-        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, 1)
+        return peak_mb()
 
 
 @dataclass(kw_only=True)
@@ -474,6 +489,9 @@ class Run(Tally):
     done: set[int] = field(default_factory=set)
     seconds: float = 0.0
     rss: list[tuple[int, float]] = field(default_factory=list)
+    #: Every deal that raised a worker's peak memory by :data:`STEP_MB` or more (deal, MB before, MB after):
+    #: where to look when memory steps up (docs/reliability.md).
+    memory_steps: list[tuple[int, float, float]] = field(default_factory=list)
 
     @classmethod
     def new(cls, seed: int | str, first: int, deals: int, sample: int = SAMPLE, jobs: int = 1) -> Run:
@@ -495,6 +513,7 @@ class Run(Tally):
         """A chunk done: its tally added, a memory reading now and then."""
         self.add(chunk)
         self.done.add(chunk.number)
+        self.memory_steps.extend(chunk.steps)
         if not self.rss or len(self.done) % max(1, self.chunks // 100) == 0:  # about a hundred readings a run
             self.rss.append((self.played, chunk.rss_mb))
 
@@ -523,6 +542,7 @@ class Run(Tally):
             "cache_clears": self.cache_clears,
             "rss_mb": {"first": memory[0], "last": memory[-1], "peak": max(memory)} if memory else None,
             "rss_readings": [{"deals": n, "mb": mb} for n, mb in self.rss],
+            "memory_steps": [{"deal": n, "from_mb": a, "to_mb": b} for n, a, b in self.memory_steps],
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -534,16 +554,18 @@ class Run(Tally):
                 done[-1][1] = number
             else:
                 done.append([number, number])
-        return {**data, "format": SOAK_FORMAT, "done": done, "rss": [list(r) for r in self.rss]}
+        steps = [list(step) for step in self.memory_steps]
+        return {**data, "format": SOAK_FORMAT, "done": done, "rss": [list(r) for r in self.rss], "memory_steps": steps}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Run:
         if not isinstance(data, dict) or data.get("format") != SOAK_FORMAT:
             raise NotationError(f"not a soak run's state: 'format' must be {SOAK_FORMAT!r}")
-        run = cls(**{f.name: data[f.name] for f in dataclasses.fields(cls)})
+        run = cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name != "memory_steps"})
         run.done = {number for first, last in data["done"] for number in range(first, last + 1)}
         run.ended_by, run.presets = Counter(data["ended_by"]), Counter(data["presets"])
         run.rss = [(n, mb) for n, mb in data["rss"]]
+        run.memory_steps = [(n, a, b) for n, a, b in data.get("memory_steps", [])]  # runs saved before it was kept
         return run
 
 
