@@ -74,6 +74,41 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "duplicate pairs" in capsys.readouterr().out
 
 
+def test_a_tournament_resumes_from_its_state_and_plays_only_the_pairs_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state.json"
+    command = ["tournament", "greedy", "random", "--seed", "st", "--json", "--no-progress", "--state", str(state)]
+    assert main([*command, "--deals", "3"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    kept = json.loads(state.read_text())
+    assert kept["format"] == "biriba-tournament/1" and [p["pair"] for p in kept["pairs"]] == [0, 1, 2]
+    assert all(len(p["ms"]) == 2 and p["ms"][0] for p in kept["pairs"])  # each bot's decision times
+    kept["pairs"][0]["games"][0]["a"] += 10_000  # a kept pair is not played again: its games stay as kept
+    state.write_text(json.dumps(kept))
+    assert main([*command, "--deals", "5"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(["tournament", "greedy", "random", "--seed", "st", "--json", "--deals", "5"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert resumed["pairs"] == fresh["pairs"] == 5 and resumed["games"] == 10
+    assert resumed["mean_lead"] == pytest.approx(fresh["mean_lead"] + 10_000 / 2 / 5)
+    assert [p["pair"] for p in json.loads(state.read_text())["pairs"]] == [0, 1, 2, 3, 4]
+    assert main([*command, "--deals", "2"]) == 0  # fewer: the first two, nothing played
+    assert json.loads(capsys.readouterr().out)["pairs"] == 2 and first["pairs"] == 3
+
+
+def test_a_state_file_of_another_tournament_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = str(tmp_path / "state.json")
+    assert main(["tournament", "greedy", "random", "--deals", "2", "--no-progress", "--state", state]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "greedy", "easy", "--deals", "2", "--no-progress", "--state", state]) == 2
+    assert "holds another tournament (greedy against random, classic, seed 0)" in capsys.readouterr().err
+    assert main(["tournament", "greedy", "random", "--deals", "2", "--rules", "italian", "--state", state]) == 2
+    Path(state).write_text('{"format": "biriba-soak/2"}')
+    assert main(["tournament", "greedy", "random", "--deals", "2", "--no-progress", "--state", state]) != 0
+    assert "is not a tournament's state" in capsys.readouterr().err
+
+
 def test_a_bots_bad_settings_are_refused_before_any_deal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "hard:depth=3", "greedy", "--deals", "2", "--no-progress"]) == 2
     assert "hard:depth=3: a bot's settings" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import math
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import metadata
@@ -180,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here)")
     p.add_argument("--seed", default="0", help="seed of the decks and bots (default: 0)")
     p.add_argument("--save", metavar="DIR", help="write every pair's games as JSON into DIR")
+    p.add_argument(
+        "--state", metavar="FILE", help="keep the pairs played in FILE; the same command again plays only the rest"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=_tournament)
@@ -527,8 +531,12 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[...,
         yield lambda steps=1: progress.advance(task, steps)
 
 
+#: How often a tournament's ``--state`` file is written while it plays (and always when it stops), in seconds.
+STATE_SAVE_S = 5.0
+
+
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import Spec, check_agent, play_pairs, summarize
+    from .tournament import Pair, Spec, check_agent, load_pairs, play_pairs, save_pairs, summarize
 
     known = (*known_kinds(), "perfect")
     for kind in (args.bot_a, args.bot_b):
@@ -546,8 +554,30 @@ def _tournament(args: argparse.Namespace) -> int:
     if len(rules.teams) < 2:
         raise Misuse("a tournament needs two teams or more")
     spec = Spec(args.bot_a, args.bot_b, rules, str(args.seed), args.matches)
+    state = Path(args.state) if args.state else None
+    kept: dict[int, Pair] = {}
+    if state is not None and state.exists():
+        try:
+            kept = {p.number: p for p in load_pairs(state, spec)}
+        except ValueError as exc:
+            raise Misuse(str(exc)) from None
+    saved = time.monotonic()
+
+    def pair_done(pair: Pair) -> None:
+        nonlocal saved
+        advance()
+        kept[pair.number] = pair
+        if state is not None and time.monotonic() - saved > STATE_SAVE_S:
+            save_pairs(state, spec, kept.values())
+            saved = time.monotonic()
+
     with _progress_bar("pairs", args.deals, not args.no_progress) as advance:
-        pairs = play_pairs(spec, args.deals, args.jobs, args.ray, advance)
+        advance(sum(n < args.deals for n in kept))
+        try:
+            pairs = play_pairs(spec, args.deals, args.jobs, args.ray, pair_done, kept.values())
+        finally:  # stopped (Ctrl-C) or done: every pair played is kept
+            if state is not None:
+                save_pairs(state, spec, kept.values())
     summary = summarize(spec, pairs)
     if args.save:
         folder = Path(args.save)

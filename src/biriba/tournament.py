@@ -10,21 +10,28 @@ a 95% interval, the share of games won with a Wilson interval, and the Elo
 difference that share implies, with its interval; and each bot's median
 time per decision (decisions with a choice only), which is the one figure
 that depends on the machine.
+
+A long tournament resumes: ``--state FILE`` (:func:`save_pairs`,
+:func:`load_pairs`) keeps every pair played, and the same command run again
+plays only the pairs still missing, with more ``--deals`` if asked.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .actions import Action
 from .bots import bot_settings, make_bot, plugin_kinds
 from .bots.search import PerfectBot, SearchBot
 from .deal import Deal
+from .errors import NotationError
 from .match import Match
 from .parallel import run_all
 from .rules import CLASSIC, Rules
@@ -34,6 +41,8 @@ from .views import PlayerView
 #: The turn cap of tournament deals (R23: a simulation must have one).
 MAX_TURNS = 400
 Z95 = 1.959964
+#: The ``format`` of a ``--state`` file.
+STATE_FORMAT = "biriba-tournament/1"
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,10 @@ class Spec:
     rules: Rules = CLASSIC
     seed: str = "0"
     matches: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot_a": self.bot_a, "bot_b": self.bot_b, "rules": self.rules.to_json(), "seed": self.seed,
+                "matches": self.matches}  # fmt: skip
 
 
 @dataclass
@@ -77,6 +90,15 @@ class Pair:
     def lead(self) -> float:
         """Bot A's mean lead over bot B in this pair's games."""
         return statistics.mean(g.lead for g in self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pair": self.number, "games": [asdict(g) for g in self.games], "ms": list(self.ms)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pair:
+        games = [Game(g["a"], tuple(g["others"]), g["ended_by"]) for g in data["games"]]
+        ms_a, ms_b = data["ms"]
+        return cls(data["pair"], games, (ms_a, ms_b))
 
 
 def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
@@ -163,15 +185,60 @@ def _play(args: tuple[Spec, int]) -> Pair:
 
 
 def play_pairs(
-    spec: Spec, pairs: int, jobs: int = 1, ray_address: str | None = None, progress: Callable[[], None] | None = None
+    spec: Spec,
+    pairs: int,
+    jobs: int = 1,
+    ray_address: str | None = None,
+    on_pair: Callable[[Pair], None] | None = None,
+    done: Iterable[Pair] = (),
 ) -> list[Pair]:
-    """Play pairs 0..pairs-1 (in this process, in ``jobs`` processes, or on a Ray cluster); in pair order."""
-    results: list[Pair] = []
-    for pair in run_all(_play, [(spec, n) for n in range(pairs)], jobs, ray_address):
-        results.append(pair)
-        if progress:
-            progress()
-    return sorted(results, key=lambda p: p.number)
+    """Pairs 0..pairs-1 in pair order, those not ``done`` played (in this process, in ``jobs`` processes, or on a
+    Ray cluster), each passed to ``on_pair`` as it ends."""
+    results = {p.number: p for p in done if p.number < pairs}
+    work = [(spec, n) for n in range(pairs) if n not in results]
+    for pair in run_all(_play, work, jobs, ray_address):
+        results[pair.number] = pair
+        if on_pair:
+            on_pair(pair)
+    return [results[n] for n in sorted(results)]
+
+
+def save_pairs(path: Path, spec: Spec, pairs: Iterable[Pair]) -> None:
+    """Write a tournament's pairs so far to its ``--state`` file (whole, or not at all)."""
+    data = {"format": STATE_FORMAT, **spec.to_json(), "pairs": [p.to_json() for p in sorted(pairs, key=_number)]}
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data) + "\n")
+    temporary.replace(path)
+
+
+def load_pairs(path: Path, spec: Spec) -> list[Pair]:
+    """The pairs a ``--state`` file holds for this tournament.
+
+    :class:`~biriba.errors.NotationError` if it holds no tournament's state,
+    :class:`ValueError` (naming the one it holds) if it holds another's:
+    pairs played by other bots, rules or seed cannot be pooled.
+    """
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as exc:
+        raise NotationError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise NotationError(f"{path} is not a tournament's state: 'format' must be {STATE_FORMAT!r}")
+    held = {key: data.get(key) for key in spec.to_json()}
+    if held != spec.to_json():
+        rules = held["rules"] if isinstance(held["rules"], str) else "custom rules"
+        raise ValueError(
+            f"{path} holds another tournament ({held['bot_a']} against {held['bot_b']}, {rules}, seed"
+            f" {held['seed']}{', whole matches' if held['matches'] else ''}): give the same, or another --state file"
+        )
+    try:
+        return [Pair.from_json(p) for p in data["pairs"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise NotationError(f"{path}: a pair is not as a tournament's state keeps it ({exc!r})") from None
+
+
+def _number(pair: Pair) -> int:
+    return pair.number
 
 
 @dataclass
