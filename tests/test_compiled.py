@@ -21,15 +21,22 @@ from biriba import compiled
 SRC = Path(compiled.__file__).resolve().parent.parent
 
 #: Plays random and greedy deals under every preset, then a pickled and a deep-copied
-#: deal on from where they were made; prints where the compiled modules came from and a
-#: digest of every listing, choice and score.
+#: deal on from where they were made, then (with the rl extra) a PettingZoo deal and a pickled
+#: and a deep-copied environment deal; prints where the compiled modules came from and a
+#: digest of every listing, choice, score, observation and mask.
 PLAY = """
-import copy, hashlib, pickle, random, sys
+import copy, hashlib, importlib.util, pickle, random, sys
 import biriba.melds.classic, biriba.scoring, biriba.bots.greedy
 from biriba.bots import make_bot
 from biriba.deal import Deal
 from biriba.rules import PRESETS
-print(biriba.melds.classic.__file__, biriba.scoring.__file__, biriba.bots.greedy.__file__)
+envs = importlib.util.find_spec("pettingzoo") is not None
+if envs:
+    import biriba.envs.observation
+    from biriba.envs import biriba_v0
+    from biriba.envs.core import StepDeal
+files = [biriba.melds.classic.__file__, biriba.scoring.__file__, biriba.bots.greedy.__file__]
+print(*files, *([biriba.envs.observation.__file__] if envs else []))
 digest = hashlib.sha256()
 for name in sorted(PRESETS):
     for n in range(int(sys.argv[1])):
@@ -58,6 +65,24 @@ for twin in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
         twin.apply(legal[rng.randrange(len(legal))])
     digest.update(repr(twin.result()).encode())
 assert len(deal.history) == played and not deal.is_over  # the copies played on alone
+if envs:
+    env = biriba_v0.env(rules="italian")
+    env.reset(seed=5)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        digest.update(observation["observation"].tobytes() + observation["action_mask"].tobytes())
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = [step for step, allowed in enumerate(observation["action_mask"]) if allowed]
+        env.step(legal[rng.randrange(len(legal))])
+    play = StepDeal(PRESETS["classic"])
+    play.new_deal(random.Random(2))
+    while len(play.deal.history) < 12 or not play.turn.prefix:  # stopped within a meld's steps
+        play.step(rng.choice(play.legal_steps()))
+    for twin in (pickle.loads(pickle.dumps(play)), copy.deepcopy(play)):
+        assert twin.turn.prefix == play.turn.prefix and twin.legal_steps() == play.legal_steps()
+        digest.update(twin.observation(twin.mover).tobytes())
 print(digest.hexdigest())
 """
 
@@ -80,10 +105,12 @@ def test_the_compiled_engine_plays_as_the_pure_one_and_a_build_unlike_its_source
 
     made = _run(src, tool, "build")
     assert made.returncode == 0, made.stderr
-    assert len(compiled.built(src)) == len(compiled.MODULES) + 1
+    made = compiled.modules()
+    assert len(compiled.built(src)) == len(made) + 1
     fast = _run(src, "-c", PLAY, "3")
     assert fast.returncode == 0, fast.stderr
-    assert fast.stdout.splitlines()[0].count(compiled.SUFFIX) == 3  # the extensions ran, not the sources
+    expected = 3 + (compiled.ENV_MODULES[1] in made)  # the extensions ran, not the sources
+    assert fast.stdout.splitlines()[0].count(compiled.SUFFIX) == expected
     assert fast.stdout.splitlines()[1] == pure.stdout.splitlines()[1]
 
     for edited in ("biriba/melds/classic.py", "biriba/rules.py"):  # compiled, or read by what is compiled

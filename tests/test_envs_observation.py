@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from biriba.deal import Deal
+from biriba.envs.core import StepDeal
 from biriba.envs.encoding import MAX_MELDS, NEW_MELD, PICK, TurnSteps, steps_of
 from biriba.envs.observation import LAYOUT, MELD_FEATURES, OFFSET, SIZE, observe
 from biriba.knowledge import determinize
@@ -157,3 +158,25 @@ def test_the_observation_is_each_part_as_documented(rules: Rules) -> None:
     size = {part.name: part.size for part in LAYOUT}
     for name in ("hand", "pile_top", "known", "picked", "melds", "target"):
         assert parts_seen[OFFSET[name] : OFFSET[name] + size[name]].any(), f"no observation had a {name}"
+
+
+@pytest.mark.parametrize("rules", TABLES[::3], ids=lambda r: f"{r.name}-{r.seats}")
+def test_an_environments_observations_are_observe_at_every_step(rules: Rules) -> None:
+    """StepDeal makes the observation once per action and seat and adds the steps: the same as observe(),
+    whatever the caller does to the arrays it was given."""
+    play = StepDeal(rules)
+    play.new_deal(random.Random(7))
+    rng = random.Random(7)
+    picks = 0
+    for _ in range(250):
+        if play.over:
+            break
+        for seat in (play.mover, *(s for s in range(rules.seats) if s != play.mover)):
+            turn = play.turn if seat == play.mover else None
+            given = play.observation(seat)
+            np.testing.assert_array_equal(given, observe(play.deal.view_for(seat), turn))
+            given[:] = 7  # the caller's own array
+        np.testing.assert_array_equal(play.observation(play.mover), observe(play.deal.view_for(play.mover), play.turn))
+        picks += bool(play.turn and play.turn.prefix)
+        play.step(rng.choice(play.legal_steps()))
+    assert picks > 5, "some steps were taken toward a meld"

@@ -2,8 +2,10 @@
 
 Search spends most of its time listing melds and adds, scoring and choosing
 greedy moves.  ``make fast`` (``python src/biriba/compiled.py build``) compiles
-the modules named in :data:`MODULES` next to their sources; Python then loads
-the extension in preference to the ``.py`` file.  ``make pure`` (``remove``)
+the modules named in :data:`MODULES` next to their sources, and the research
+environments' step and observation (:data:`ENV_MODULES`) where the ``rl``
+extra is installed; Python then loads the extension in preference to the
+``.py`` file.  ``make pure`` (``remove``)
 deletes them.  It needs a C compiler, Python's headers, ``mypy`` (which ships
 mypyc) and ``setuptools`` (the ``fast`` extra); the pure-Python engine needs
 none of them and behaves the same.
@@ -13,8 +15,8 @@ on a type that changed in a module it imports, so importing :mod:`biriba`
 refuses it (:func:`refuse_stale`, run when this module is imported as part of
 the package, before any compiled module loads).  The build records the size
 and time of every ``.py`` file of the package as it starts
-(:data:`RECORD`); any difference since, or an extension the build did not
-make, is refused.  Run this file as a script (``python
+and the modules it compiled (:data:`RECORD`); any difference since, or an
+extension the build did not make, is refused.  Run this file as a script (``python
 src/biriba/compiled.py build``) to build or remove a stale engine without
 importing it.
 """
@@ -41,6 +43,11 @@ MODULES = (
     "biriba/deal.py",
     "biriba/opening.py",
 )
+#: The environments' modules that a step runs through (docs/envs.md, "Speed"): compiled where the ``rl``
+#: extra's libraries are installed, which they import.
+ENV_MODULES = ("biriba/envs/encoding.py", "biriba/envs/observation.py", "biriba/envs/core.py")
+#: What :data:`ENV_MODULES` import: without them the build leaves the environments out.
+ENV_NEEDS = ("numpy", "gymnasium", "pettingzoo")
 #: The extension that holds the compiled code of all of :data:`MODULES`; each module's own file is a shim.
 SHARED = "biriba__mypyc"
 #: The build's record of the sources it was made from (size and time of each ``.py`` file).
@@ -48,6 +55,15 @@ RECORD = "biriba/.compiled.json"
 #: The folder holding the ``biriba`` package.
 SRC = Path(__file__).resolve().parent.parent
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def modules() -> tuple[str, ...]:
+    """What a build here compiles: :data:`MODULES`, and :data:`ENV_MODULES` if their libraries are installed."""
+    import importlib.util
+
+    if all(importlib.util.find_spec(name) is not None for name in ENV_NEEDS):
+        return MODULES + ENV_MODULES
+    return MODULES
 
 
 def extension_of(module: str, src: Path = SRC) -> Path:
@@ -74,18 +90,19 @@ def stale(src: Path = SRC) -> list[str]:
     present = built(src)
     if not present:
         return []
-    expected = {extension_of(module, src) for module in MODULES} | {src / (SHARED + SUFFIX)}
-    why = [f"{path.relative_to(src)} is not part of the build" for path in present if path not in expected]
-    why += [f"{path.relative_to(src)} is missing" for path in sorted(expected - set(present))]
     import json  # here, not above: every import of biriba runs this module, and most have no build
 
     try:
         record = json.loads((src / RECORD).read_text())
-    except (OSError, ValueError):
-        return [*why, "there is no record of what it was built from"]
+        made, read = list(record["modules"]), dict(record["sources"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ["there is no record of what it was built from"]
+    expected = {extension_of(module, src) for module in made} | {src / (SHARED + SUFFIX)}
+    why = [f"{path.relative_to(src)} is not part of the build" for path in present if path not in expected]
+    why += [f"{path.relative_to(src)} is missing" for path in sorted(expected - set(present))]
     now = sources(src)
-    for name in sorted(now.keys() | record.keys()):
-        if now.get(name) != record.get(name):
+    for name in sorted(now.keys() | read.keys()):
+        if now.get(name) != read.get(name):
             why.append(f"{name} changed since the build")
     return why
 
@@ -100,20 +117,23 @@ def refuse_stale(src: Path = SRC) -> None:
         )
 
 
-#: The setup script that compiles :data:`MODULES` in place; mypyc writes C into ``{scratch}``.
+#: The setup script that compiles ``{modules}`` in place; mypyc writes C into ``{scratch}``.  The research
+#: libraries ship no types (as pyproject.toml's mypy settings say, which a copy of ``src`` alone lacks).
 _SETUP = """
 from setuptools import setup
 from mypyc.build import mypycify
 setup(
     name="biriba-compiled",
-    ext_modules=mypycify({modules!r}, opt_level="3", target_dir={scratch!r}, group_name={group!r}),
+    ext_modules=mypycify(
+        [*{modules!r}, "--ignore-missing-imports"], opt_level="3", target_dir={scratch!r}, group_name={group!r}
+    ),
     script_args=["build_ext", "--inplace", "--build-temp", {scratch!r}, "--build-lib", {scratch!r}],
 )
 """
 
 
 def build(src: Path = SRC) -> list[Path]:
-    """Compile :data:`MODULES` in place under ``src`` (some seconds of C compiling); return the files made.
+    """Compile :func:`modules` in place under ``src`` (a few minutes of C compiling); return the files made.
 
     The sources are recorded before mypyc reads them, so that an edit made
     during the build shows as a change.
@@ -123,9 +143,10 @@ def build(src: Path = SRC) -> list[Path]:
     import tempfile
 
     remove(src)
-    record = sources(src)
+    made = modules()
+    record = {"modules": list(made), "sources": sources(src)}
     with tempfile.TemporaryDirectory() as scratch:
-        script = _SETUP.format(modules=list(MODULES), scratch=scratch, group=SHARED.removesuffix("__mypyc"))
+        script = _SETUP.format(modules=list(made), scratch=scratch, group=SHARED.removesuffix("__mypyc"))
         env = os.environ | {"MYPY_CACHE_DIR": str(Path(scratch) / "mypy")}
         done = subprocess.run([sys.executable, "-c", script], cwd=src, capture_output=True, text=True, env=env)
     if done.returncode:
@@ -152,7 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "build":
         files = build()
-        print(f"compiled {len(MODULES)} modules: {', '.join(MODULES)}")
+        made = modules()
+        print(f"compiled {len(made)} modules: {', '.join(made)}")
+        if made == MODULES:
+            print(f"not the environments' ({', '.join(ENV_NEEDS)} not installed: the rl extra)")
         print(f"{len(files)} extension files under {SRC}")
     elif args.command == "remove":
         print(f"removed {len(remove())} extension files; the engine is pure Python")

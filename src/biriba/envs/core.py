@@ -19,7 +19,7 @@ from ..deal import Deal
 from ..rules import PRESETS, Rules
 from ..terms import Ending
 from .encoding import ACTIONS, TurnSteps
-from .observation import observe
+from .observation import add_steps, observe
 
 #: The turn cap of an episode: simulations stop a deal there (D7); a deal almost never needs it.
 MAX_TURNS = 400
@@ -48,19 +48,24 @@ def rules_of(rules: Rules | str, seats: int | None = None) -> Rules:
 class StepDeal:
     """A deal and the mover's steps so far."""
 
-    def __init__(self, rules: Rules, max_turns: int | None = MAX_TURNS) -> None:
+    def __init__(self, rules: Rules, max_turns: int | None = MAX_TURNS, deal: Deal | None = None) -> None:
         self.rules = rules
         self.max_turns = max_turns
-        self.deal: Deal = Deal.shuffled(0, rules=rules, max_turns=max_turns)
+        self.deal: Deal = deal or Deal.shuffled(0, rules=rules, max_turns=max_turns)
         self.turn: TurnSteps | None = None
+        #: The mover's observation without its steps, made at its first step toward a meld or add: of which
+        #: deal, after how many actions.
+        self._seen: tuple[Deal, int, np.ndarray] | None = None
 
     def __deepcopy__(self, memo: dict[int, object]) -> StepDeal:
         """A copy for search (OpenSpiel clones a state by deep-copying it): the deal's own cheap clone."""
-        copy = StepDeal.__new__(StepDeal)
-        copy.rules, copy.max_turns = self.rules, self.max_turns
-        copy.deal = self.deal.clone()
+        copy = StepDeal(self.rules, self.max_turns, self.deal.clone())
         copy.turn = self.turn.copy() if self.turn else None
         return copy
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its parts (OpenSpiel serializes states so; a compiled class has no ``__dict__``)."""
+        return _step_deal, (self.rules, self.max_turns, self.deal, self.turn)
 
     def new_deal(self, rng: random.Random) -> None:
         """A fresh shuffled deal, the dealer chosen at random too."""
@@ -107,9 +112,21 @@ class StepDeal:
         return True
 
     def observation(self, seat: int) -> np.ndarray:
-        """What ``seat`` sees, with the steps it has taken if it is the mover."""
-        turn = self.turn if seat == self.mover else None
-        return observe(self.deal.view_for(seat), turn)
+        """What ``seat`` sees, with the steps it has taken if it is the mover.
+
+        Between the steps toward a meld or add nothing changes but the steps: the rest of the mover's
+        observation is made at the first of them, kept, and copied at the next.
+        """
+        turn = self.turn
+        if turn is None or not turn.prefix or seat != self.mover:
+            return observe(self.deal.view_for(seat))
+        deal, actions = self.deal, len(self.deal.history)
+        seen = self._seen
+        if seen is None or seen[0] is not deal or seen[1] != actions:
+            seen = self._seen = (deal, actions, observe(deal.view_for(seat)))
+        out = seen[2].copy()  # the caller's own: what it does to it changes nothing kept here
+        add_steps(out, turn)
+        return out
 
     def rewards(self) -> list[float]:
         """Each seat's reward once the deal is over (0 before, and for a capped deal)."""
@@ -125,3 +142,9 @@ class StepDeal:
             others = (total - own) / (teams - 1)
             out.append((own - others) / POINTS_PER_REWARD)
         return out
+
+
+def _step_deal(rules: Rules, max_turns: int | None, deal: Deal, turn: TurnSteps | None) -> StepDeal:
+    out = StepDeal(rules, max_turns, deal)
+    out.turn = turn
+    return out

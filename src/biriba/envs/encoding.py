@@ -142,13 +142,16 @@ class TurnSteps:
 
     def copy(self) -> TurnSteps:
         """An independent copy (search tries steps on copies)."""
-        copy = TurnSteps.__new__(TurnSteps)
-        copy._legal = self._legal
+        copy = TurnSteps(self._legal)
         copy._by_first = self._by_first
         copy._candidates = self._candidates
         copy._next = self._next
         copy.prefix = self.prefix[:]
         return copy
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its legal actions and steps so far (a compiled class has no ``__dict__``)."""
+        return _turn_steps, (self._legal, self.prefix)
 
     def legal_steps(self) -> list[int]:
         """The steps that continue the prefix toward some legal action, ascending."""
@@ -231,3 +234,10 @@ def steps_of(action: Action, legal: Iterable[Action]) -> tuple[int, ...]:
         if candidate == action:
             return steps
     raise ValueError(f"{action} is not among the legal actions")
+
+
+def _turn_steps(legal: list[Action], prefix: list[int]) -> TurnSteps:
+    turn = TurnSteps(legal)
+    for step in prefix:
+        turn.push(step)
+    return turn

@@ -200,9 +200,6 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
         cards[_PACKET + card] += 1
     if 0 <= view.took_single < KINDS:
         cards[_SINGLE + view.took_single] = 1
-    if turn is not None:
-        for card in turn.picked:
-            cards[_PICKED + card] += 1
     out[:_MELDS] = np.frombuffer(cards, np.uint8)
 
     known = by_rules.melds
@@ -244,9 +241,17 @@ def observe(view: PlayerView, turn: TurnSteps | None = None) -> np.ndarray:
         table[_TRUMP + view.trump] = 1
     out[_TABLE:_RULES] = table
     out[_RULES:_TARGET] = by_rules.numbers
-    if turn is not None:
-        target = turn.target
-        if target is not None:
-            out[_TARGET + 1 + target] = 1
-            out[_CHOICES] = len(turn.prefix) - len(turn.picked) - 1
+    if turn is not None and turn.prefix:
+        add_steps(out, turn)
     return out
+
+
+def add_steps(out: np.ndarray, turn: TurnSteps) -> None:
+    """Write the steps taken so far this decision into an observation made without them (``observe(view)``)."""
+    picked = turn.picked
+    for card in picked:
+        out[_PICKED + card] += 1
+    target = turn.target
+    if target is not None:
+        out[_TARGET + 1 + target] = 1
+        out[_CHOICES] = len(turn.prefix) - len(picked) - 1
