@@ -5,18 +5,18 @@ greedy moves.  ``make fast`` (``python src/biriba/compiled.py build``) compiles
 the modules named in :data:`MODULES` next to their sources, and the research
 environments' step and observation (:data:`ENV_MODULES`) where the ``rl``
 extra is installed; Python then loads the extension in preference to the
-``.py`` file.  ``make pure`` (``remove``)
-deletes them.  It needs a C compiler, Python's headers, ``mypy`` (which ships
-mypyc) and ``setuptools`` (the ``fast`` extra); the pure-Python engine needs
-none of them and behaves the same.
+``.py`` file.  ``make pure`` (``remove``) deletes them.  It needs a C
+compiler, Python's headers, ``mypy`` (which ships mypyc) and ``setuptools``
+(the ``fast`` extra); the pure-Python engine needs none of them and behaves
+the same.
 
 A build that no longer matches the source would play by old code, or crash
 on a type that changed in a module it imports, so importing :mod:`biriba`
 refuses it (:func:`refuse_stale`, run when this module is imported as part of
-the package, before any compiled module loads).  The build records the size
-and time of every ``.py`` file of the package as it starts
-and the modules it compiled (:data:`RECORD`); any difference since, or an
-extension the build did not make, is refused.  Run this file as a script (``python
+the package, before any compiled module loads).  The build records the
+modules it compiled and the size and time of every ``.py`` file of the
+package as it starts (:data:`RECORD`); any difference since, or an extension
+the build did not make, is refused.  Run this file as a script (``python
 src/biriba/compiled.py build``) to build or remove a stale engine without
 importing it.
 """
@@ -48,9 +48,9 @@ MODULES = (
 ENV_MODULES = ("biriba/envs/encoding.py", "biriba/envs/observation.py", "biriba/envs/core.py")
 #: What :data:`ENV_MODULES` import: without them the build leaves the environments out.
 ENV_NEEDS = ("numpy", "gymnasium", "pettingzoo")
-#: The extension that holds the compiled code of all of :data:`MODULES`; each module's own file is a shim.
+#: The extension that holds the compiled code of every module built; each module's own file is a shim.
 SHARED = "biriba__mypyc"
-#: The build's record of the sources it was made from (size and time of each ``.py`` file).
+#: The build's record of the modules it compiled and the sources it read (size and time of each ``.py`` file).
 RECORD = "biriba/.compiled.json"
 #: The folder holding the ``biriba`` package.
 SRC = Path(__file__).resolve().parent.parent
