@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,7 @@ from biriba.deal import Deal
 from biriba.errors import IllegalActionError
 from biriba.match import Match
 from biriba.records import position_from_json, position_to_json
-from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues
+from biriba.rules import CLASSIC, PRESETS, Bonus, CardValues, Rules
 from biriba.terms import Reserve
 from helpers import play, position, texts
 
@@ -270,6 +272,43 @@ def test_option_take_rule_top_card() -> None:
     # rules D12: the top card must be usable at once; here melding it would leave one card (R17)
     assert "take" not in texts(position({0: "KC KD"}, discard="2S KS", rules=top, **setup))
     assert "take" not in texts(position({0: "KC JK"}, discard="KS", rules=top, **setup))  # a wild is no natural
+
+
+def plays_holding(deal: Deal, naturals_only: bool) -> bool:
+    """D12's last question, after the take on a copy: does a play of this turn hold the top card?"""
+    seat, top = deal.to_move, deal.discard[-1]
+    trial = deal.clone()
+    trial._do_take(seat)
+    opening = trial._opening_due()
+    plays = trial._plays(holding=top) if naturals_only else trial._plays()
+    return any(top in a.cards and trial._play_ok(a, opening) for a in plays)
+
+
+@pytest.mark.parametrize("rules", [PRESETS["italian"], CLASSIC.replace(take_rule="top-card", wild_limit="half")])
+def test_option_take_rule_the_top_cards_naturals_first_find_only_what_every_play_finds(rules: Rules) -> None:
+    """The check looks first at the plays of the top card with naturals of its suit and rank (quick in a
+    hand that took a long pile); what it finds there, the whole enumeration finds too."""
+    found: Counter[tuple[bool, bool]] = Counter()
+    for number in range(12):
+        deal = Deal.shuffled(f"top/{number}", rules=rules, max_turns=120)
+        rng = random.Random(number)
+        while not deal.is_over:
+            if deal.phase == "draw" and deal.discard and deal.discard[-1] not in rules.wild_kinds:
+                quick, every = plays_holding(deal, True), plays_holding(deal, False)
+                assert every or not quick, f"deal top/{number}, action {len(deal.history)}"
+                found[quick, every] += 1
+            deal.apply(rng.choice(list(deal.legal_actions())))
+    assert found[True, True] > 50 and found[False, True] > 0 and found[False, False] > 50, found
+
+
+def test_option_take_rule_a_long_piles_top_card_is_found_among_its_naturals() -> None:
+    """Soak seed million, deal 733970 (italian, three packs, four jokers): to draw with 53 cards and a pile of 88,
+    the take was judged by every meld of the 141 cards, 27 s and 870 MB; now by the top card's naturals."""
+    data = json.loads((Path(__file__).parent / "positions" / "soak-733970-long-pile-top-card.json").read_text())
+    deal = position_from_json(data)
+    assert (len(deal.hands[deal.to_move]), len(deal.discard)) == (53, 88)
+    assert texts(deal) == ["draw", "take"]
+    assert plays_holding(deal, naturals_only=True)
 
 
 def test_option_take_rule_a_natural_two_is_natural() -> None:
