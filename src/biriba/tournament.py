@@ -205,7 +205,8 @@ def play_pairs(
 
 def save_pairs(path: Path, spec: Spec, pairs: Iterable[Pair]) -> None:
     """Write a tournament's pairs so far to its ``--state`` file (whole, or not at all)."""
-    data = {"format": STATE_FORMAT, **spec.to_json(), "pairs": [p.to_json() for p in sorted(pairs, key=_number)]}
+    kept = sorted(pairs, key=lambda p: p.number)
+    data = {"format": STATE_FORMAT, **spec.to_json(), "pairs": [p.to_json() for p in kept]}
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data) + "\n")
     temporary.replace(path)
@@ -235,10 +236,6 @@ def load_pairs(path: Path, spec: Spec) -> list[Pair]:
         return [Pair.from_json(p) for p in data["pairs"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise NotationError(f"{path}: a pair is not as a tournament's state keeps it ({exc!r})") from None
-
-
-def _number(pair: Pair) -> int:
-    return pair.number
 
 
 @dataclass
