@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, GreedyBot, RandomBot, make_bot
-from biriba.bots.base import StockOutMemory
+from biriba.bots.base import DrawMemory
 from biriba.bots.search import PerfectBot, SearchBot
 from biriba.deal import Deal
 from biriba.knowledge import determinize
@@ -134,14 +136,30 @@ def test_with_the_stock_empty_hard_passes_a_pile_that_makes_no_meld() -> None:
 def test_a_bot_never_takes_the_same_draw_twice_once_the_stock_is_out() -> None:
     deal = stock_out("8D 8S 5C KH 9S", "8H")
     view = deal.view_for(0)
-    memory = StockOutMemory()
+    memory = DrawMemory()
     assert not memory.repeats(view) and memory.repeats(view)  # the second time round is a loop
     bot = GreedyBot(1)
     legal = list(deal.legal_actions())
     assert bot.pile_plays(view) and bot.choose(view, legal).kind == "take"
     assert bot.choose(view, legal).kind == "pass"
     fresh = Deal.shuffled(2)
-    assert not memory.repeats(fresh.view_for(fresh.to_move)) and not memory.seen  # a stock again: forgotten
+    assert not memory.repeats(fresh.view_for(fresh.to_move)) and len(memory.seen) == 1  # a stock again: forgotten
+
+
+def test_bots_that_pass_the_lone_discard_round_with_cards_in_the_stock_draw_the_second_time_round() -> None:
+    """Tournament loops-25, pair 54, perfect against perfect: from this position (turn 154, eleven cards
+    in the stock) each seat took the lone discard and threw another, and five rounds on the whole deal was
+    as before; the turn cap ended it.  With the memory of the draws faced, a bot meeting its draw again
+    draws from the stock (docs/bots.md, "Every deal ends")."""
+    start = json.loads((Path(__file__).parent / "positions" / "tournament-loops-25-54-perfect-loop.json").read_text())
+    deal = position_from_json(start)
+    for _ in range(40):  # twenty turns, each a take and a discard, by a new bot at every decision: no memory
+        agent_turn(deal, PerfectBot(lambda: deal, seed=deal.to_move))
+    assert deal.stock_count == 11 and position_to_json(deal) | {"turn": start["turn"]} == start  # round again
+    bots = [PerfectBot(lambda: deal, seed=seat) for seat in range(4)]
+    for _ in range(48):
+        agent_turn(deal, bots[deal.to_move])
+    assert deal.stock_count < 11
 
 
 def test_a_search_bot_settles_a_stock_out_draw_it_faced_before_without_searching() -> None:

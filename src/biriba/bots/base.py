@@ -24,24 +24,29 @@ def derived_seed(seed: int | str | None, part: str) -> str | None:
     return None if seed is None else f"{seed}/{part}"
 
 
-class StockOutMemory:
-    """The draws a bot has faced since the stock ran out, so that it never goes round a loop twice.
+class DrawMemory:
+    """The draws a bot has faced since the stock last changed, so that it never goes round a loop twice.
 
     With the stock empty, nothing limits how often the pile may be taken
-    back and forth (R23); people stop, and a bot must too.  A draw is
-    remembered by what decides it: the pile, the bot's own hand and every
-    meld on the table.  Meeting one again means the turns between changed
-    nothing: the bot then passes (docs/bots.md, "Every deal ends").
+    back and forth (R23); with cards in the stock, players who all take the
+    lone discard instead of drawing can pass the same few cards round the
+    table for ever (two perfect bots did, stock untouched, until the turn
+    cap).  People stop; a bot must too.  A draw is remembered by what decides
+    it: the stock's size, the pile, the bot's own hand and every meld on the
+    table.  Meeting one again means the turns between changed nothing: the
+    bot then draws from the stock, or passes if it is empty (docs/bots.md,
+    "Every deal ends").
     """
 
     def __init__(self) -> None:
         self.seen: set[tuple[object, ...]] = set()
+        self.stock_count: int | None = None
 
     def repeats(self, view: PlayerView) -> bool:
         """Has this bot faced this very draw before in this deal?  (Remembers it if not.)"""
-        if view.stock_count:
-            self.seen.clear()  # a deal with a stock: a new deal, or the old one's loops are behind it
-            return False
+        if view.stock_count != self.stock_count:
+            self.seen.clear()  # a card left the stock (or a new deal began): no draw before can come again
+            self.stock_count = view.stock_count
         key = (view.seat, tuple(view.discard), tuple(view.hand), tuple(m for team in view.melds for m in team))
         if key in self.seen:
             return True

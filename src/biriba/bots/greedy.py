@@ -34,7 +34,7 @@ from ..melds.memo import count_in
 from ..rules import ClosureBy, ReserveAccess, Rules
 from ..terms import Phase
 from ..views import PlayerView
-from .base import StockOutMemory
+from .base import DrawMemory
 
 #: Share of a biriba bonus a meld of this size is worth on its way there.
 PROMISE: Final = {3: 0.15, 4: 0.25, 5: 0.4, 6: 0.6}
@@ -55,9 +55,9 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | str | None = None, remember: bool = True) -> None:
-        """``remember=False``: no memory of the draws since the stock ran out (a search's rollouts and ranking)."""
+        """``remember=False``: no memory of the draws faced (:class:`DrawMemory`; a search's rollouts and ranking)."""
         self.rng = random.Random(seed)
-        self.stock_out = StockOutMemory() if remember else None
+        self.draws = DrawMemory() if remember else None
         # by a meld's plain fields, which the garbage collector stops watching (see melds/classic.py)
         self._worths = _Memory()  # a meld's worth, under the same rules and trump
         self._fits = _Memory()  # whether a card could go onto a meld, under the same rules
@@ -119,8 +119,8 @@ class GreedyBot:
         return kinds.get("draw") or kinds.get("pass") or legal[0]  # italian's empty stock may leave only the take
 
     def loops(self, view: PlayerView) -> bool:
-        """Would taking the pile now go round a loop of draws already faced since the stock ran out?"""
-        return self.stock_out is not None and self.stock_out.repeats(view)
+        """Would taking the pile now go round a loop: a draw already faced, the stock unchanged since?"""
+        return self.draws is not None and self.draws.repeats(view)
 
     def pile_plays(self, view: PlayerView) -> bool:
         """Would the pile's cards make a meld or an add this turn (the greedy plan gains from them)?"""

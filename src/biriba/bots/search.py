@@ -26,7 +26,7 @@ from ..knowledge import determinize
 from ..table import agent_turn
 from ..terms import Phase
 from ..views import PlayerView
-from .base import StockOutMemory, derived_seed
+from .base import DrawMemory, derived_seed
 from .greedy import GreedyBot
 
 #: Decisions played in a rollout before the position is scored as it stands.
@@ -79,7 +79,7 @@ class SearchBot:
         self.rollout_decisions = rollout_decisions
         self.ranker = GreedyBot(derived_seed(seed, "rank"), remember=False)
         self.rollout_bot = GreedyBot(derived_seed(seed, "rollout"), remember=False)
-        self.stock_out = StockOutMemory()
+        self.draws = DrawMemory()
         self.last: Choice | None = None
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -93,28 +93,24 @@ class SearchBot:
         return self.search(view, candidates, self.worlds(view))
 
     def settled(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
-        """The move made without a search, if there is one: the only legal action, or with the stock out
-        the pass when the pile is not worth searching (:meth:`takes_to_play`).
+        """The move made without a search, if there is one: the only legal action, the draw (or with the stock
+        out the pass) instead of a take that would go round a loop (:class:`DrawMemory`), or with the stock out
+        the pass when the pile's cards make no meld or add this turn.
 
-        A front end whose searches run elsewhere (the web server's worker pool, whose bots are new at every
-        decision) asks the bot here first, so that the memory of the draws faced stays with the bot.  Asked
-        again about the same draw it answers the same: a draw it passed was remembered, or its pile does not play.
+        The search alone would keep taking with the stock out: its rollouts stop a few turns on and count no
+        cards in hand until the deal is over, so a take that only keeps the deal going looks better than the
+        pass that would end it (docs/bots.md, "Every deal ends").  A front end whose searches run elsewhere
+        (the web server's worker pool, whose bots are new at every decision) asks the bot here first, so that
+        the memory of the draws faced stays with the bot.  Asked again about the same draw it answers the
+        same: a draw it faced was remembered, or its pile does not play.
         """
         if len(legal) == 1:
             return legal[0]
-        if view.phase == Phase.DRAW and not view.stock_count and not self.takes_to_play(view):
+        if view.phase == Phase.DRAW and (
+            self.draws.repeats(view) or (not view.stock_count and not self.ranker.pile_plays(view))
+        ):
             return next(a for a in legal if a.kind != "take")
         return None
-
-    def takes_to_play(self, view: PlayerView) -> bool:
-        """With the stock empty, is the pile worth searching: do its cards meld or add this turn, in a draw
-        not faced before?  Otherwise the bot passes, as people do.
-
-        The search alone would keep taking: its rollouts stop a few turns on and count no cards in hand
-        until the deal is over, so a take that only keeps the deal going looks better than the pass
-        that would end it (docs/bots.md, "Every deal ends").
-        """
-        return self.ranker.pile_plays(view) and not self.stock_out.repeats(view)
 
     def worlds(self, view: PlayerView) -> Callable[[], Deal]:
         """Where the searched deals come from: deals consistent with the view, sampled afresh each time."""
