@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -95,6 +96,21 @@ def test_a_tournament_resumes_from_its_state_and_plays_only_the_pairs_missing(
     assert [p["pair"] for p in json.loads(state.read_text())["pairs"]] == [0, 1, 2, 3, 4]
     assert main([*command, "--deals", "2"]) == 0  # fewer: the first two, nothing played
     assert json.loads(capsys.readouterr().out)["pairs"] == 2 and first["pairs"] == 3
+
+
+def test_a_state_file_named_gz_is_kept_gzipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state.json.gz"
+    command = ["tournament", "greedy", "random", "--seed", "gz", "--json", "--no-progress", "--state", str(state)]
+    assert main([*command, "--deals", "2"]) == 0
+    capsys.readouterr()
+    assert [p["pair"] for p in json.loads(gzip.decompress(state.read_bytes()))["pairs"]] == [0, 1]
+    assert main([*command, "--deals", "3"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(["tournament", "greedy", "random", "--seed", "gz", "--json", "--deals", "3"]) == 0
+    assert resumed == json.loads(capsys.readouterr().out) | {"median_ms": resumed["median_ms"]}
+    state.write_text("{}")  # not gzipped
+    assert main([*command, "--deals", "3"]) != 0
+    assert "is not gzipped JSON" in capsys.readouterr().err
 
 
 def test_a_state_file_of_another_tournament_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

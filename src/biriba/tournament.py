@@ -13,11 +13,14 @@ that depends on the machine.
 
 A long tournament resumes: ``--state FILE`` (:func:`save_pairs`,
 :func:`load_pairs`) keeps every pair played, and the same command run again
-plays only the pairs still missing, with more ``--deals`` if asked.
+plays only the pairs still missing, with more ``--deals`` if asked.  A
+file named ``*.gz`` is kept gzipped (a thousand pairs of a search bot keep
+about 2 MB of decision times, a quarter of that gzipped).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import statistics
@@ -207,8 +210,9 @@ def save_pairs(path: Path, spec: Spec, pairs: Iterable[Pair]) -> None:
     """Write a tournament's pairs so far to its ``--state`` file (whole, or not at all)."""
     kept = sorted(pairs, key=lambda p: p.number)
     data = {"format": STATE_FORMAT, **spec.to_json(), "pairs": [p.to_json() for p in kept]}
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data) + "\n")
+    text = json.dumps(data) + "\n"
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(gzip.compress(text.encode(), mtime=0) if path.suffix == ".gz" else text.encode())
     temporary.replace(path)
 
 
@@ -220,9 +224,9 @@ def load_pairs(path: Path, spec: Spec) -> list[Pair]:
     pairs played by other bots, rules or seed cannot be pooled.
     """
     try:
-        data = json.loads(path.read_text())
-    except ValueError as exc:
-        raise NotationError(f"{path} is not JSON: {exc}") from None
+        data = json.loads(gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_text())
+    except (ValueError, OSError) as exc:  # gzip's BadGzipFile is an OSError
+        raise NotationError(f"{path} is not {'gzipped ' if path.suffix == '.gz' else ''}JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise NotationError(f"{path} is not a tournament's state: 'format' must be {STATE_FORMAT!r}")
     held = {key: data.get(key) for key in spec.to_json()}
