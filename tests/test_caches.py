@@ -9,7 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from biriba import caches
+from biriba.cards import counts_of, parse_cards
 from biriba.deal import Deal
+from biriba.melds.general import general_melds
+from biriba.melds.options import hand_wilds
 from biriba.rules import PRESETS
 
 
@@ -60,3 +63,13 @@ def test_trim_clears_only_past_the_budget(budget: None) -> None:
     assert caches.trim() and caches.total() == 0
     with pytest.raises(ValueError, match="at least one entry"):
         caches.set_budget(0)
+
+
+def test_the_general_enumerators_cache_counts_the_melds_it_holds_not_its_lists() -> None:
+    """One suit's runs are one remembered list, however long: the budget must see every meld in it (under the half
+    wild limit 19 cards make 40,020 melds; soak deal 733970's 141 cards made 583,000 runs of one suit)."""
+    rules = PRESETS["italian"]
+    counts = counts_of(parse_cards("AS 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2H 2D JK JK 7H 7D 7C"))
+    caches.clear()
+    melds = list(general_melds(counts, rules, hand_wilds(counts, rules)))
+    assert len(melds) > 10_000 and caches.stats()["general melds"] == len(melds)

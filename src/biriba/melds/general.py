@@ -80,8 +80,10 @@ def _fewest_wild_twos(found: list[tuple[Meld, tuple[int, ...], int]]) -> list[Me
 
 _MELDS: Final[dict[tuple[object, ...], tuple[Meld, ...]]] = {}
 _ADDS: Final[dict[tuple[object, ...], tuple[AddOption, ...]]] = {}
-caches.register("general melds", lambda: len(_MELDS), _MELDS.clear)
-caches.register("general adds", lambda: len(_ADDS), _ADDS.clear)
+# Counted by the melds and adds they hold, not their lists: one suit's runs of a huge hand under the half wild
+# limit are a single list of hundreds of thousands of melds (soak deal 733970), which the budget must see.
+caches.register("general melds", lambda: sum(map(len, _MELDS.values())), _MELDS.clear)
+caches.register("general adds", lambda: sum(map(len, _ADDS.values())), _ADDS.clear)
 
 
 def general_melds(counts: Sequence[int], rules: Rules, wild_avail: list[int]) -> Iterator[Meld]:
