@@ -319,6 +319,22 @@ def test_option_take_rule_a_natural_two_is_natural() -> None:
     assert texts(position({0: "2H 4H 9C QS KD"}, **setup)) == ["draw"]  # no meld of three
 
 
+def test_D38_a_bad_upcard_stays_when_no_card_of_the_stock_could_take_its_place() -> None:
+    """Soak deal 655700 (five players alone, eight jokers: a stock of one card) never finished dealing: its stock
+    held only a wild, and the bad upcard went back and came again for ever."""
+    rules = PRESETS["italian-individual"].replace(seats=5, jokers=8, upcard_redeal=True)
+    deck = full_deck(2, 8)
+    random.Random(3).shuffle(deck)
+    for at, card in ((110, "JK"), (111, "2C"), (0, "5S")):
+        i = deck.index(parse_card(card))
+        deck[at], deck[i] = deck[i], deck[at]
+    deal = Deal(deck, rules=rules)
+    assert deal.discard == parse_cards("JK") and list(deal.stock_cards) == parse_cards("2C")
+    deck[0], deck[111] = deck[111], deck[0]  # a good card in the stock: the bad upcard goes back, as before
+    deal = Deal(deck, rules=rules)
+    assert deal.discard == parse_cards("5S") and list(deal.stock_cards) == parse_cards("JK")
+
+
 def test_option_upcard_redeal_sends_wilds_and_red_threes_back() -> None:
     deck = full_deck()
     random.Random(2).shuffle(deck)

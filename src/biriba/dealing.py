@@ -43,7 +43,8 @@ def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> Layout:
     dealer's hand and the next card comes into view, until the three hold no
     wild; the dealer is then dealt only the rest of the hand (rules D22).
     With ``upcard_redeal`` a wild or red-three upcard is shuffled back into
-    the stock and the next card turned.  Both draw their randomness from the
+    the stock and the next card turned, unless no card of the stock could
+    take its place (rules D38).  Both draw their randomness from the
     deck itself, so the deal stays a function of the deck order.
     """
     seats, size = rules.seats, rules.hand_size
@@ -78,7 +79,8 @@ def deal_order(rules: Rules, deck: Sequence[int], dealer: int) -> Layout:
     stock = cards[at + 1 :]
     if rules.upcard_redeal:
         shuffle = random.Random(",".join(map(str, deck)))
-        while upcard in rules.wild_kinds or upcard in RED_THREES:
+        bad = {*rules.wild_kinds, *RED_THREES}
+        while upcard in bad and not bad.issuperset(stock):  # no good card left to turn: it stays (D38)
             stock.insert(shuffle.randrange(len(stock) + 1), upcard)
             upcard = stock.pop(0)
     return Layout(hands, packets, upcard, tuple(stock), cut, tuple(found))
