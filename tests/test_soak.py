@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -179,11 +180,16 @@ def test_rules_json_is_worked_out_once_and_stays_the_callers() -> None:
     assert CLASSIC.to_json() == "classic"
 
 
-def test_a_deal_that_hangs_is_a_failure_not_a_stalled_run() -> None:
-    """Seed million, deal 36704 listed its actions for an hour (the opening-minimum search); now it is cut off."""
-    failure = soak_deal(3, 17, seconds=0.001).failure
+def test_a_deal_that_hangs_is_a_failure_not_a_stalled_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed million, deal 36704 listed its actions for an hour (the opening-minimum search); now it is cut off.
+
+    The hang is a check that sleeps, so the limit's signal always finds the interpreter to stop it.
+    """
+    monkeypatch.setattr(soak_module, "check_views", lambda deal, as_json=True: time.sleep(30))
+    failure = soak_deal(3, 17, seconds=0.05).failure
     assert failure is not None and "took too long" in failure["error"]
     assert failure["position"]["format"] == "biriba-position/1"
+    monkeypatch.undo()
     assert soak_deal(3, 17).failure is None  # the limit is lifted after the deal
 
 
