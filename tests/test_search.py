@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, GreedyBot, RandomBot, make_bot
-from biriba.bots.base import DrawMemory
+from biriba.bots.base import Bot, DrawMemory
 from biriba.bots.search import PerfectBot, SearchBot
 from biriba.deal import Deal
 from biriba.knowledge import determinize
@@ -160,6 +160,52 @@ def test_bots_that_pass_the_lone_discard_round_with_cards_in_the_stock_draw_the_
     for _ in range(48):
         agent_turn(deal, bots[deal.to_move])
     assert deal.stock_count < 11
+
+
+FORCED_TAKE = Path(__file__).parent / "positions" / "tournament-loops-25-77-italian-forced-take.json"
+
+
+def test_D13_a_forced_take_met_again_melds_or_adds_its_card_instead_of_going_round() -> None:
+    """Tournament loops-25, pair 77, italian, perfect against random: the stock is out and seat 2 must take
+    the lone discard (``stock_out=take-if-able``, D13), so the memory of the draws cannot refuse it; seat 2
+    threw another card each time (5D, then 8D, then 5D back), the others could only pass, and the turn cap
+    ended the deal.  A forced take met again owes a meld or an add of its card (docs/bots.md, "Every deal ends")."""
+    start = json.loads(FORCED_TAKE.read_text())
+    deal = position_from_json(start)
+    assert deal.stock_count == 0 and [a.kind for a in deal.legal_actions()] == ["take"]
+    counters = {"turn": 0, "idle_turns": 0}
+    rounds = []
+    for _ in range(3):  # a bot new at every decision has no memory: round after round, the deal is as it was
+        for _ in range(10):
+            agent_turn(deal, PerfectBot(lambda: deal, seed=deal.to_move))
+        rounds.append(position_to_json(deal) | counters)
+    assert rounds[1] == rounds[2] and deal.stock_count == 0
+    for kind in ("perfect", "hard", "greedy", "easy"):
+        deal = position_from_json(start)
+        bots: list[Bot] = [RandomBot(seat) for seat in range(4)]
+        bots[2] = PerfectBot(lambda deal=deal: deal, seed=2) if kind == "perfect" else make_bot(kind, 2)
+        melds_before = sum(m.size for m in deal.melds[0])
+        for _ in range(20):  # two rounds to meet the draw again, then the take it owes
+            agent_turn(deal, bots[deal.to_move])
+        assert sum(m.size for m in deal.melds[0]) > melds_before, kind  # the card taken, melded or added
+        for _ in range(400):
+            if deal.is_over:
+                break
+            agent_turn(deal, bots[deal.to_move])
+        assert deal.is_over, kind
+
+
+def test_a_forced_take_asked_about_twice_in_one_turn_is_noted_once() -> None:
+    """A front end asks its bot twice about one decision (``settled``, then ``choose``): the second ask is
+    not the draw met again."""
+    deal = position_from_json(json.loads(FORCED_TAKE.read_text()))
+    memory = DrawMemory()
+    view = deal.view_for(2)
+    memory.forced_take(view)
+    memory.forced_take(view)
+    assert memory.owed is None
+    deal.apply(deal.parse_action("take"))
+    assert memory.owed_plays(deal.view_for(2), list(deal.legal_actions())) == []
 
 
 def test_a_search_bot_settles_a_stock_out_draw_it_faced_before_without_searching() -> None:

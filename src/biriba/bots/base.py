@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..actions import Action
+from ..terms import Phase
 from ..views import PlayerView
 
 
@@ -36,19 +37,50 @@ class DrawMemory:
     table.  Meeting one again means the turns between changed nothing: the
     bot then draws from the stock, or passes if it is empty (docs/bots.md,
     "Every deal ends").
+
+    Where the take is forced (italian's empty stock, ``stock_out=take-if-able``,
+    D13) the bot cannot refuse it, so the loop is broken after it: a forced
+    take of a draw faced before owes a meld or an add of the card taken
+    (:meth:`owed_plays`; D12 makes sure there is one), since throwing another
+    card instead would only go round again.
     """
 
     def __init__(self) -> None:
         self.seen: set[tuple[object, ...]] = set()
         self.stock_count: int | None = None
+        #: The turn of the last forced take, and what it owes: the card taken and how many of it the hand holds.
+        self.forced_turn: int | None = None
+        self.owed: tuple[int, int] | None = None
 
     def repeats(self, view: PlayerView) -> bool:
         """Has this bot faced this very draw before in this deal?  (Remembers it if not.)"""
         if view.stock_count != self.stock_count:
             self.seen.clear()  # a card left the stock (or a new deal began): no draw before can come again
+            self.forced_turn = None
             self.stock_count = view.stock_count
         key = (view.seat, tuple(view.discard), tuple(view.hand), tuple(m for team in view.melds for m in team))
         if key in self.seen:
             return True
         self.seen.add(key)
         return False
+
+    def forced_take(self, view: PlayerView) -> None:
+        """Note a take the rules leave as the only draw: if this draw was faced before, the play owes its card.
+
+        Asked again in the same turn (a front end asks its bot twice), it notes nothing more.
+        """
+        if view.turn == self.forced_turn and view.stock_count == self.stock_count:
+            return
+        again = self.repeats(view)
+        self.forced_turn = view.turn
+        card = view.discard[-1]
+        self.owed = (card, view.hand.count(card) + view.discard.count(card)) if again else None
+
+    def owed_plays(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """The melds and adds holding the card of a forced take met again, while it is still in hand this turn."""
+        if self.owed is None or view.turn != self.forced_turn or view.phase != Phase.PLAY:
+            return []
+        card, held = self.owed
+        if view.hand.count(card) != held:
+            return []
+        return [a for a in legal if a.kind in ("meld", "add") and card in a.cards]

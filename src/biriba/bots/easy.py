@@ -25,7 +25,10 @@ class EasyBot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
-            return legal[0]
+            return self.greedy.choose(view, legal)  # which notes a forced take (DrawMemory)
+        owed = self.greedy.owed_play(view, legal, self.greedy.draws)
+        if owed is not None:
+            return owed  # no slip here: it would only go round the loop again
         if self.rng.random() >= SLIP:
             return self.greedy.choose(view, legal)
         return self.rng.choice(self.greedy.ranked(view, legal)[1:4])

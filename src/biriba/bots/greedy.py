@@ -64,9 +64,14 @@ class GreedyBot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            if legal[0].kind == "take" and self.draws is not None:
+                self.draws.forced_take(view)
             return legal[0]
         if view.phase == Phase.DRAW:
             return self._draw_or_take(view, legal)
+        owed = self.owed_play(view, legal, self.draws)
+        if owed is not None:
+            return owed
         best: tuple[float, float, Action] | None = None
         allowed = {action: action for action in legal}  # to answer with the legal list's own object
         counts = view.hand_counts()
@@ -108,6 +113,11 @@ class GreedyBot:
         ordered += [a for gain, a in gains if gain <= 0]
         seen = set(ordered)
         return ordered + [a for a in legal if a not in seen]
+
+    def owed_play(self, view: PlayerView, legal: Sequence[Action], draws: DrawMemory | None) -> Action | None:
+        """The meld or add (this bot's favourite) that a forced take met again owes, if ``draws`` says one is owed."""
+        owed = draws.owed_plays(view, legal) if draws is not None else []
+        return next(a for a in self.ranked(view, legal) if a in owed) if owed else None
 
     # --------------------------------------------------------------- draw
     def _draw_or_take(self, view: PlayerView, legal: Sequence[Action]) -> Action:

@@ -94,8 +94,9 @@ class SearchBot:
 
     def settled(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         """The move made without a search, if there is one: the only legal action, the draw (or with the stock
-        out the pass) instead of a take that would go round a loop (:class:`DrawMemory`), or with the stock out
-        the pass when the pile's cards make no meld or add this turn.
+        out the pass) instead of a take that would go round a loop (:class:`DrawMemory`), with the stock out
+        the pass when the pile's cards make no meld or add this turn, or after a forced take met again the meld
+        or add of its card.
 
         The search alone would keep taking with the stock out: its rollouts stop a few turns on and count no
         cards in hand until the deal is over, so a take that only keeps the deal going looks better than the
@@ -105,12 +106,14 @@ class SearchBot:
         same: a draw it faced was remembered, or its pile does not play.
         """
         if len(legal) == 1:
+            if legal[0].kind == "take":
+                self.draws.forced_take(view)
             return legal[0]
         if view.phase == Phase.DRAW and (
             self.draws.repeats(view) or (not view.stock_count and not self.ranker.pile_plays(view))
         ):
             return next(a for a in legal if a.kind != "take")
-        return None
+        return self.ranker.owed_play(view, legal, self.draws)
 
     def worlds(self, view: PlayerView) -> Callable[[], Deal]:
         """Where the searched deals come from: deals consistent with the view, sampled afresh each time."""
