@@ -6,12 +6,14 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from biriba.bots import BOT_HELP, BOT_KINDS, EasyBot, GreedyBot, RandomBot, make_bot
 from biriba.bots.base import Bot, DrawMemory
 from biriba.bots.search import PerfectBot, SearchBot
+from biriba.cards import parse_card
 from biriba.deal import Deal
 from biriba.knowledge import determinize
 from biriba.records import position_from_json, position_to_json
@@ -206,6 +208,50 @@ def test_a_forced_take_asked_about_twice_in_one_turn_is_noted_once() -> None:
     assert memory.owed is None
     deal.apply(deal.parse_action("take"))
     assert memory.owed_plays(deal.view_for(2), list(deal.legal_actions())) == []
+
+
+KEEPS_ITS_CARD = Path(__file__).parent / "positions" / "italian-forced-take-greedy-keeps-its-card.json"
+KS = parse_card("KS")
+
+
+def play_turn(deal: Deal, bot: Bot) -> None:
+    """The mover's whole turn, by ``bot``."""
+    seat = deal.to_move
+    while deal.to_move == seat and not deal.is_over:
+        agent_turn(deal, bot)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "easy"])
+def test_D13_greedy_and_easy_meld_or_add_the_card_a_forced_take_met_again_owes(kind: str) -> None:
+    """Italian, stock out: seat 2 must take (D13) and its own choice keeps the KS it took in hand; met
+    again, the take owes a meld or an add of the KS, which greedy's and easy's turns then hold."""
+    start = json.loads(KEEPS_ITS_CARD.read_text())
+    kept = position_from_json(start)
+    play_turn(kept, make_bot(kind, 2))  # the first time, no debt: the KS stays in hand
+    assert kept.view_for(2).hand.count(KS) == 1 + start["hands"][2].count("KS")
+    deal = position_from_json(start)
+    bot = make_bot(kind, 2)
+    memory = bot.draws if isinstance(bot, GreedyBot) else cast(EasyBot, bot).greedy.draws
+    assert memory is not None
+    memory.repeats(deal.view_for(2))  # the draw was faced before
+    play_turn(deal, bot)
+    assert KS in [card for meld in deal.melds[0] for card in meld.cards()]
+    assert deal.view_for(2).hand.count(KS) == start["hands"][2].count("KS")
+
+
+def test_a_draw_memory_forgets_a_debt_when_a_new_deal_begins() -> None:
+    """A debt, or a draw faced, of one deal never carries into the next: not at its full stock, nor when
+    its stock is out too by the time the bot is asked again (its turn numbers are lower)."""
+    start = json.loads(FORCED_TAKE.read_text())
+    deal = position_from_json(start)
+    next_deals = [Deal.shuffled(1, rules=deal.rules), position_from_json(start | {"turn": 40})]
+    for next_deal in next_deals:
+        memory = DrawMemory()
+        memory.repeats(deal.view_for(2))
+        memory.forced_take(deal.view_for(2))
+        assert memory.owed is not None
+        memory.owed_plays(next_deal.view_for(2), list(next_deal.legal_actions()))
+        assert memory.owed is None and not memory.repeats(deal.view_for(2))
 
 
 def test_a_search_bot_settles_a_stock_out_draw_it_faced_before_without_searching() -> None:

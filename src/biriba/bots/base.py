@@ -41,24 +41,33 @@ class DrawMemory:
     Where the take is forced (italian's empty stock, ``stock_out=take-if-able``,
     D13) the bot cannot refuse it, so the loop is broken after it: a forced
     take of a draw faced before owes a meld or an add of the card taken
-    (:meth:`owed_plays`; D12 makes sure there is one), since throwing another
-    card instead would only go round again.
+    (:meth:`owed_plays`; D12, ``take_rule=top-card`` as in the preset, makes
+    sure there is one), since throwing another card instead would only go
+    round again.  The memory is forgotten when a card leaves the stock and
+    when a new deal begins (:meth:`follow`).
     """
 
     def __init__(self) -> None:
         self.seen: set[tuple[object, ...]] = set()
         self.stock_count: int | None = None
-        #: The turn of the last forced take, and what it owes: the card taken and how many of it the hand holds.
-        self.forced_turn: int | None = None
-        self.owed: tuple[int, int] | None = None
+        self.turn = 0
+        #: The last forced take's turn and draw (asked twice, it is noted once), and what it owes: its turn,
+        #: the card taken and how many of it the hand then holds.
+        self.forced: tuple[object, ...] | None = None
+        self.owed: tuple[int, int, int] | None = None
+
+    def follow(self, view: PlayerView) -> None:
+        """Forget every draw when a card has left the stock or a new deal has begun: none can come again."""
+        if view.stock_count != self.stock_count or view.turn < self.turn:
+            self.seen.clear()
+            self.forced = self.owed = None
+            self.stock_count = view.stock_count
+        self.turn = view.turn
 
     def repeats(self, view: PlayerView) -> bool:
         """Has this bot faced this very draw before in this deal?  (Remembers it if not.)"""
-        if view.stock_count != self.stock_count:
-            self.seen.clear()  # a card left the stock (or a new deal began): no draw before can come again
-            self.forced_turn = None
-            self.stock_count = view.stock_count
-        key = (view.seat, tuple(view.discard), tuple(view.hand), tuple(m for team in view.melds for m in team))
+        self.follow(view)
+        key = self._draw(view)
         if key in self.seen:
             return True
         self.seen.add(key)
@@ -69,18 +78,26 @@ class DrawMemory:
 
         Asked again in the same turn (a front end asks its bot twice), it notes nothing more.
         """
-        if view.turn == self.forced_turn and view.stock_count == self.stock_count:
+        self.follow(view)
+        draw = (view.turn, *self._draw(view))
+        if draw == self.forced:
             return
         again = self.repeats(view)
-        self.forced_turn = view.turn
+        self.forced = draw
         card = view.discard[-1]
-        self.owed = (card, view.hand.count(card) + view.discard.count(card)) if again else None
+        self.owed = (view.turn, card, view.hand.count(card) + view.discard.count(card)) if again else None
 
     def owed_plays(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         """The melds and adds holding the card of a forced take met again, while it is still in hand this turn."""
-        if self.owed is None or view.turn != self.forced_turn or view.phase != Phase.PLAY:
+        self.follow(view)
+        if self.owed is None or view.phase != Phase.PLAY:
             return []
-        card, held = self.owed
-        if view.hand.count(card) != held:
+        turn, card, held = self.owed
+        if view.turn != turn or view.hand.count(card) != held:
             return []
         return [a for a in legal if a.kind in ("meld", "add") and card in a.cards]
+
+    @staticmethod
+    def _draw(view: PlayerView) -> tuple[object, ...]:
+        """What decides a draw: the seat, the pile, the own hand and every meld on the table."""
+        return view.seat, tuple(view.discard), tuple(view.hand), tuple(m for team in view.melds for m in team)
