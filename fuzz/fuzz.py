@@ -80,6 +80,13 @@ def run(target: str, seconds: int, work: Path) -> dict[str, object]:
     }
 
 
+def traceback_in(log: Path, lines: int = 30) -> list[str]:
+    """Atheris's traceback of what a target found, else the end of its log (a timeout, memory)."""
+    text = log.read_text(errors="replace").splitlines()
+    starts = [i for i, line in enumerate(text) if "Uncaught Python exception" in line]
+    return text[starts[0] : starts[0] + lines] if starts else text[-lines:]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("targets", nargs="*", help=f"targets to fuzz (default: all of {', '.join(NAMES)})")
@@ -103,6 +110,10 @@ def main() -> int:
             f"  cov {result['coverage']}  corpus {result['corpus']}  findings {len(result['findings'])}",  # type: ignore[arg-type]
             flush=True,
         )
+        if result["findings"] or result["exit"]:  # what a CI log needs to reproduce it: the input and the traceback
+            for found in result["findings"]:  # type: ignore[attr-defined]
+                print(f"  found {found}: {Path(found).read_bytes()[:400]!r}")
+            print(*traceback_in(work / f"{target}.log"), sep="\n  ")
     (work / "summary.json").write_text(json.dumps(results, indent=1))
     return 1 if any(r["findings"] or r["exit"] not in (0,) for r in results) else 0
 

@@ -7,10 +7,16 @@ and must end in a value or the project's own error.
 
 from __future__ import annotations
 
+import copy
+import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from biriba.rules import CLASSIC
 
 FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
 sys.path.insert(0, str(FUZZ))
@@ -42,6 +48,76 @@ def test_every_seed_and_hostile_input_ends_in_a_value_or_our_error(name: str) ->
     assert SEEDS[name], "every target has seeds"
     for data in SEEDS[name] + HOSTILE:
         target(data)
+
+
+#: Values JSON allows where a reader expects another (Python reads 1e400 as an infinity).
+WRONG_VALUES: list[Any] = [
+    1e400,
+    -1e400,
+    float("nan"),
+    10**30,
+    -1,
+    1.5,
+    True,
+    None,
+    "",
+    "x",
+    [],
+    {},
+    [[]],
+    [None],
+    [1e400],
+]
+
+
+def paths_into(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place in a JSON value (the first three items of a list)."""
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value[:3]) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield from paths_into(inner, (*path, key))
+
+
+def replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    value = copy.deepcopy(value)
+    inner = value
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = new
+    return value
+
+
+def wrong_versions(value: Any) -> Iterator[Any]:
+    """The seed with one place changed: to a wrong value, or a list one item short or long."""
+    for path in paths_into(value):
+        here = value
+        for key in path:
+            here = here[key]
+        lengths = [here[:-1], here + here[-1:]] if isinstance(here, list) and here else []
+        for new in WRONG_VALUES + lengths:
+            yield replaced(value, path, new)
+
+
+def italian_record() -> Any:
+    return json.loads((Path(__file__).parent / "records" / "v1-italian.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix", "seed"),
+    [
+        *(("position", b"", lambda data=data: json.loads(data)) for data in SEEDS["position"][::8]),
+        ("record", b"", italian_record),
+        ("options", b"\x02", lambda: {"base": "classic", **CLASSIC.options()}),
+    ],
+)
+def test_a_wrong_value_at_any_place_of_a_seed_ends_in_a_value_or_our_error(
+    name: str, prefix: bytes, seed: Callable[[], Any]
+) -> None:
+    """What the coverage-guided fuzzers find by chance (a score of 1e400, a list a team short), at every place."""
+    for data in wrong_versions(seed()):
+        targets.TARGETS[name](prefix + json.dumps(data).encode())
 
 
 @pytest.mark.parametrize("name", sorted(targets.TARGETS))

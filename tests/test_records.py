@@ -71,6 +71,13 @@ def test_position_round_trips_mid_deal() -> None:
         (lambda d: d.update(took_single="7H"), "R16"),
         (lambda d: d.update(rules="nope"), "unknown rules preset"),
         (lambda d: d.update(stock={"count": 3}), "view"),
+        (lambda d: d.update(match_scores=[float("inf"), 0]), "'match_scores': inf is not a whole number"),
+        (lambda d: d.update(match_scores=[1.5, 0]), "'match_scores': 1.5 is not a whole number"),
+        (lambda d: d.update(match_scores=[500]), "'match_scores' must list 2 teams"),
+        (lambda d: d.update(laid_whole=[[float("inf")], []]), "'laid_whole': inf is not a whole number"),
+        (lambda d: d.update(laid_whole=[[]]), "'laid_whole' must list 2 teams"),
+        (lambda d: d.update(laid_whole=[[0], []]), "'laid_whole' of team 0 names a meld the team does not have"),
+        (lambda d: d.update(known=[[]]), "'known' must list 4 seats"),
     ],
 )
 def test_bad_positions_are_refused(change, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -97,6 +104,27 @@ def test_record_errors_name_deal_and_action() -> None:
     record = record_to_json(deal.rules, ["A", "B", "C", "D"], [deal])
     record["deals"][0]["actions"][3][0] = (record["deals"][0]["actions"][3][0] + 1) % 4
     with pytest.raises(ReplayError, match=r"deal 1, action 4 .*R15"):
+        replay_record(record)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(players="ABCD"), "'players' lists 4 names"),
+        (lambda r: r.update(preset_version=[1]), "'preset_version' is a whole number"),
+        (lambda r: r["deals"][0].update(actions=[[float("inf"), "draw"]]), "a seat is a whole number"),
+        (lambda r: r["deals"][0].update(actions=[[0]]), r"\[0\] is not a \[seat, action\] pair"),
+        (lambda r: r["deals"][0].update(max_turns="400"), "'max_turns' is a number of turns"),
+        (lambda r: r["deals"][0].update(result=[]), "a stored result is an object like"),
+    ],
+)
+def test_malformed_records_are_refused_by_what_is_wrong(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    """A record read from a file or an upload says what is malformed (fuzz/findings/record keeps the inputs)."""
+    deal = Deal.shuffled(5)
+    play_deal(deal, [make_bot("greedy", s) for s in range(4)])
+    record = record_to_json(deal.rules, ["A", "B", "C", "D"], [deal])
+    change(record)
+    with pytest.raises((ReplayError, NotationError), match=message):
         replay_record(record)
 
 

@@ -81,6 +81,14 @@ def test_R26_meld_bonus_table() -> None:
         ({"packs": 5}, "packs: 1 to 4, not 5"),
         ({"packs": 0}, "packs: 1 to 4, not 0"),
         (7, "preset name or an object"),
+        ({"run_bonus": {"clean": float("inf"), "dirty": 100}}, "inf is not a whole number"),
+        ({"set_bonus": {}}, "set_bonus has 'clean' and 'dirty' points"),
+        ({"set_bonus": {"clean": 300, "dirty": 150, "in_hand": [600]}}, r"\[600\] is not a list of 2 whole numbers"),
+        ({"card_values": {"joker": "50"}}, "'50' is not a whole number"),
+        ({"opening_minimums": [[0, 1499]]}, r"\[0, 1499\] is not a list of 3 whole numbers"),
+        ({"opening_minimums": [[0, 1499, float("inf")]]}, "inf is not a whole number"),
+        ({"cut_bonus": [100, 1.5]}, "1.5 is not a whole number"),
+        ({"base": ["classic"]}, "'base' is a preset's name"),
     ],
 )
 def test_bad_rules_are_refused(data: object, message: str) -> None:

@@ -55,6 +55,17 @@ def _check_position(fields: dict[str, Any], rules: Rules) -> None:
             raise InvalidPositionError(f"seat {seat} has no cards: a deal in progress never leaves a hand empty (R21)")
     if len(fields["melds"]) != teams:
         raise InvalidPositionError(f"'melds' must list {teams} teams")
+    for name, count, of in (
+        ("match_scores", teams, "teams"),
+        ("laid_whole", teams, "teams"),
+        ("reserve_packets", teams, "teams"),
+        ("known", rules.seats, "seats"),
+    ):
+        if fields.get(name) and len(fields[name]) != count:
+            raise InvalidPositionError(f"{name!r} must list {count} {of} (or be left out)")
+    for team, indexes in enumerate(fields.get("laid_whole", ())):
+        if any(not 0 <= i < len(fields["melds"][team]) for i in indexes):
+            raise InvalidPositionError(f"'laid_whole' of team {team} names a meld the team does not have")
     reserves = fields["reserves"]
     if len(reserves) != teams:
         raise InvalidPositionError(f"'reserves' must list {teams} teams")

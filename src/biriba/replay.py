@@ -36,8 +36,12 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise NotationError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
     version = data.get("preset_version", 1)  # records before the field named version-1 presets
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise NotationError(f"a record's 'preset_version' is a whole number, not {version!r:.40}")
     rules = Rules.from_json(data.get("rules", "classic"), version)
-    players = list(data.get("players", [f"Seat {s}" for s in range(rules.seats)]))
+    players = data.get("players", [f"Seat {s}" for s in range(rules.seats)])
+    if not isinstance(players, list) or len(players) != rules.seats or not all(isinstance(p, str) for p in players):
+        raise NotationError(f"a record's 'players' lists {rules.seats} names, one per seat")
     extra = {k: v for k, v in data.items() if k not in ("format", "preset_version", "rules", "players", "deals")}
     match = Match(rules, players, extra.get("seed"), max_turns)
     table = Table(match, [None] * rules.seats)
@@ -49,11 +53,14 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
             raise ReplayError(f"deal {number}: the match was already over")
         try:
             table.start_deal(card_list(raw["deck"], "deck"), raw["dealer"])
-            actions = [(int(seat), str(text)) for seat, text in raw.get("actions", [])]
+            actions = [_seat_and_action(pair) for pair in raw.get("actions", [])]
+            cap = raw.get("max_turns", max_turns)
+            if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+                raise ValueError(f"'max_turns' is a number of turns, not {cap!r:.40}")
         except (BiribaError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ReplayError(f"deal {number}: a deal has a deck, a dealer and [seat, action] pairs ({exc})") from None
         deal = match.deals[-1]
-        deal.max_turns = raw.get("max_turns", max_turns)
+        deal.max_turns = cap
         for index, (seat, text) in enumerate(actions, 1):
             where = f"deal {number}, action {index} ({seat}: {text!r})"
             if deal.is_over:
@@ -67,7 +74,11 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
             if not deal.is_over:
                 raise ReplayError(f"deal {number}: the record gives a result but the actions do not end the deal")
             got = deal.result().to_json()
-            if _normalize_result(stored) != _normalize_result(got):
+            try:
+                differs = _normalize_result(stored) != _normalize_result(got)
+            except (TypeError, ValueError, AttributeError):
+                raise ReplayError(f"deal {number}: a stored result is an object like {got}") from None
+            if differs:
                 raise ReplayError(f"deal {number}: recorded result {stored} differs from the replay's {got}")
         elif number < len(raw_deals) and not deal.is_over:
             raise ReplayError(f"deal {number}: not finished, yet another deal follows")
@@ -77,6 +88,16 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
 def load_match(data: dict[str, Any], max_turns: int | None = None) -> Match:
     """Resume a match from its record: every deal replayed, the last one left open if unfinished."""
     return replay_record(data, max_turns=max_turns).match
+
+
+def _seat_and_action(pair: Any) -> tuple[int, str]:
+    """One ``[seat, action]`` pair of a deal's actions."""
+    if not isinstance(pair, list) or len(pair) != 2:
+        raise ValueError(f"{pair!r:.40} is not a [seat, action] pair")
+    seat, text = pair
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(text, str):
+        raise ValueError(f"{pair!r:.40}: a seat is a whole number and an action is text")
+    return seat, text
 
 
 def _normalize_result(result: dict[str, Any]) -> tuple[Any, ...]:

@@ -415,13 +415,16 @@ class Rules:
         if not isinstance(data, dict):
             raise NotationError("rules must be a preset name or an object of options")
         name = str(data.get("name", ""))
-        base = preset(data.get("base") or (name.rstrip("*") if name.rstrip("*") in PRESETS else "classic"), version)
+        base_name = data.get("base") or (name.rstrip("*") if name.rstrip("*") in PRESETS else "classic")
+        if not isinstance(base_name, str):
+            raise NotationError(f"rules' 'base' is a preset's name, not {_short(repr(base_name))}")
+        base = preset(base_name, version)
         unknown = set(data) - set(OPTION_NAMES) - {"base", "name"}
         if unknown:
             raise NotationError(f"unknown rule options: {', '.join(sorted(unknown))}")
         try:
             changes = {key: _from_data(key, value) for key, value in data.items() if key in OPTION_NAMES}
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, KeyError) as exc:
             raise NotationError(f"bad rule options: {exc}") from None
         changes["name"] = name or (base.name if not changes else base.name + "*")
         return base.replace(**changes)
@@ -575,26 +578,46 @@ PRESET_HELP: dict[str, str] = {
 _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
 
 
+def _whole(value: Any) -> int:
+    """A whole number from JSON: not a fraction, an infinity or true/false."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{_short(repr(value))} is not a whole number")
+    return value
+
+
+def _wholes(value: Any, count: int | None = None) -> tuple[int, ...]:
+    """A JSON list of whole numbers, of ``count`` items where one is set."""
+    if not isinstance(value, list) or (count is not None and len(value) != count):
+        raise ValueError(f"{_short(repr(value))} is not a list of {count or 'some'} whole numbers")
+    return tuple(_whole(x) for x in value)
+
+
 def _from_data(key: str, value: Any) -> Any:
-    """An option's value from JSON data."""
+    """An option's value from JSON data; raises ValueError saying what the value should have been."""
     kind = str(_TYPES[key])
     if value is None:
         return None
     if "Bonus" in kind:
         if isinstance(value, dict):
-            hand = value.get("in_hand")
-            return Bonus(int(value["clean"]), int(value["dirty"]), (int(hand[0]), int(hand[1])) if hand else None)
+            if not {"clean", "dirty"} <= set(value) <= {"clean", "dirty", "in_hand"}:
+                raise ValueError(f"{key} has 'clean' and 'dirty' points, and may have 'in_hand'")
+            hand = _wholes(value["in_hand"], 2) if value.get("in_hand") else ()
+            return Bonus(_whole(value["clean"]), _whole(value["dirty"]), (hand[0], hand[1]) if hand else None)
         return parse_option(key, str(value))
     if "CardValues" in kind:
-        return CardValues(**value) if isinstance(value, Mapping) else parse_option(key, str(value))
+        if isinstance(value, Mapping):
+            return CardValues(**{name: _whole(points) for name, points in value.items()})
+        return parse_option(key, str(value))
     if key == "opening_minimums":
-        return tuple(tuple(int(x) for x in item) for item in value)
+        if not isinstance(value, list):
+            raise ValueError("opening_minimums is a list of [from, to, minimum] items")
+        return tuple(_wholes(item, 3) for item in value)
     if key == "cut_bonus":
-        return tuple(int(x) for x in value)
+        return _wholes(value)
     if kind == "bool" and not isinstance(value, bool):
         raise ValueError(f"{key} is true or false")
-    if kind.startswith("int") and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ValueError(f"{key} is a whole number")
+    if kind.startswith("int"):
+        _whole(value)
     return value
 
 

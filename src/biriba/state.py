@@ -58,6 +58,18 @@ def _int(value: Any, _rules: Rules) -> int:
     return value
 
 
+def _ints(value: Any, rules: Rules) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise InvalidPositionError(f"a list of whole numbers, not {value!r}")
+    return tuple(_int(x, rules) for x in value)
+
+
+def _laid_whole(value: Any, rules: Rules) -> list[tuple[int, ...]]:
+    if not isinstance(value, list):
+        raise InvalidPositionError(f"per team a list of meld indexes, not {value!r}")
+    return [_ints(team, rules) for team in value]
+
+
 def _seat(value: Any, rules: Rules) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.seats:
         raise InvalidPositionError(f"a seat is 0..{rules.seats - 1}, not {value!r}")
@@ -117,14 +129,14 @@ MELDS = Codec(
     lambda v, rules: [[parse_meld(m, rules) for m in team] for team in v],
     required=True,
 )
-MATCH_SCORES = Codec(list, lambda v, _rules: tuple(int(x) for x in v))
+MATCH_SCORES = Codec(list, _ints)
 PHASE = Codec(str, _phase, required=True)
 RESERVES = Codec(
     lambda v: [None if r is None else {"seat": r.seat, "active": r.active} for r in v], _reserves, required=True
 )
 TOOK_SINGLE = Codec(lambda c: NAMES[c] if c >= 0 else None, _card_or_none)
 TRUMP = Codec(lambda s: SUITS[s] if s >= 0 else None, _suit)
-LAID_WHOLE = Codec(lambda v: [list(t) for t in v], lambda v, _rules: [tuple(map(int, t)) for t in v])
+LAID_WHOLE = Codec(lambda v: [list(t) for t in v], _laid_whole)
 CUT = Codec(lambda v: v, lambda v, rules: None if v is None else _int(v, rules))
 STOCK = CARD_TUPLE._replace(required=True)
 PACKETS = Codec(
