@@ -40,8 +40,12 @@ def harness(target: str, flags: list[str]) -> None:
     atheris.Fuzz()
 
 
-def run(target: str, seconds: int, work: Path) -> dict[str, object]:
-    """Fuzz ``target`` for ``seconds`` in a child process; what it ran, covered and found."""
+def run(target: str, seconds: int, work: Path, runs: int = 0, seed: int = 0) -> dict[str, object]:
+    """Fuzz ``target`` for ``seconds`` in a child process; what it ran, covered and found.
+
+    ``runs`` inputs at most and a fixed ``seed`` (0: libFuzzer picks one) make a run repeatable, as
+    ``make test`` needs: the same inputs every time, whatever the machine's speed.
+    """
     sys.path.insert(0, str(HERE))
     import seeds
 
@@ -51,6 +55,8 @@ def run(target: str, seconds: int, work: Path) -> dict[str, object]:
     findings.mkdir(parents=True, exist_ok=True)
     flags = [
         f"-max_total_time={seconds}",
+        f"-runs={runs or -1}",
+        f"-seed={seed}",
         "-max_len=65536",
         "-timeout=20",
         "-rss_limit_mb=4096",
@@ -92,6 +98,8 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", help=f"targets to fuzz (default: all of {', '.join(NAMES)})")
     parser.add_argument("--seconds", type=int, default=60, help="time per target (default: %(default)s)")
     parser.add_argument("--work", default=".fuzz", help="corpus, findings and logs (default: %(default)s)")
+    parser.add_argument("--runs", type=int, default=0, help="inputs per target at most (default: no limit)")
+    parser.add_argument("--seed", type=int, default=0, help="libFuzzer's seed, for a repeatable run (default: random)")
     if sys.argv[1:2] == ["--one"]:  # the child process: the target, then libFuzzer's own flags and corpus
         harness(sys.argv[2], sys.argv[3:])
         return 0
@@ -103,7 +111,7 @@ def main() -> int:
     work.mkdir(exist_ok=True)
     results = []
     for target in args.targets or NAMES:
-        result = run(target, args.seconds, work)
+        result = run(target, args.seconds, work, args.runs, args.seed)
         results.append(result)
         print(
             f"{target:9} {result['seconds']:7.1f} s {result['runs']:>10,} runs ({result['runs_per_s']}/s)"

@@ -209,10 +209,13 @@ def test_pip_install_biriba_rl_brings_every_research_interface_and_the_ismcts_bo
 
 
 def test_pip_install_biriba_fuzz_runs_every_fuzzer_against_the_installed_package(wheel: Path, tmp_path: Path) -> None:
-    """The fuzz extra alone runs fuzz/ (from the checkout) on the wheel's biriba: atheris and the protocol's reader."""
+    """The fuzz extra alone runs fuzz/ (from the checkout) on the wheel's biriba: atheris and the protocol's reader.
+
+    A fixed seed and number of inputs make it the same run each time: a chance finding belongs to ``make fuzz``."""
     bin_ = fresh_venv(tmp_path / "fuzz", f"biriba[fuzz] @ {wheel.as_uri()}")
     work = tmp_path / "work"
-    run(bin_ / "python", ROOT / "fuzz" / "fuzz.py", "--seconds", "2", "--work", work, cwd=tmp_path)
+    fuzz = ROOT / "fuzz" / "fuzz.py"
+    run(bin_ / "python", fuzz, "--runs", "10000", "--seed", "1", "--seconds", "120", "--work", work, cwd=tmp_path)
     summary = json.loads((work / "summary.json").read_text())
     assert [s["target"] for s in summary] == ["notation", "position", "record", "options", "protocol"]
     assert all(s["runs"] > 0 and s["exit"] == 0 and not s["findings"] for s in summary), summary
