@@ -422,10 +422,13 @@ class Rules:
         unknown = set(data) - set(OPTION_NAMES) - {"base", "name"}
         if unknown:
             raise NotationError(f"unknown rule options: {', '.join(sorted(unknown))}")
-        try:
-            changes = {key: _from_data(key, value) for key, value in data.items() if key in OPTION_NAMES}
-        except (TypeError, ValueError, KeyError) as exc:
-            raise NotationError(f"bad rule options: {exc}") from None
+        changes: dict[str, Any] = {}
+        for key in OPTION_NAMES:
+            if key in data:
+                try:
+                    changes[key] = _from_data(key, data[key])
+                except (TypeError, ValueError, KeyError) as exc:
+                    raise NotationError(f"bad rule options: {key}: {exc}") from None
         changes["name"] = name or (base.name if not changes else base.name + "*")
         return base.replace(**changes)
 
