@@ -590,7 +590,7 @@ def _whole(value: Any) -> int:
 
 def _wholes(value: Any, count: int | None = None) -> tuple[int, ...]:
     """A JSON list of whole numbers, of ``count`` items where one is set."""
-    if not isinstance(value, list) or (count is not None and len(value) != count):
+    if not isinstance(value, (list, tuple)) or (count is not None and len(value) != count):
         raise ValueError(f"{_short(repr(value))} is not a list of {count or 'some'} whole numbers")
     return tuple(_whole(x) for x in value)
 
@@ -612,7 +612,7 @@ def _from_data(key: str, value: Any) -> Any:
             return CardValues(**{name: _whole(points) for name, points in value.items()})
         return parse_option(key, str(value))
     if key == "opening_minimums":
-        if not isinstance(value, list):
+        if not isinstance(value, (list, tuple)):
             raise ValueError("opening_minimums is a list of [from, to, minimum] items")
         return tuple(_wholes(item, 3) for item in value)
     if key == "cut_bonus":

@@ -59,13 +59,13 @@ def _int(value: Any, _rules: Rules) -> int:
 
 
 def _ints(value: Any, rules: Rules) -> tuple[int, ...]:
-    if not isinstance(value, list):
+    if not isinstance(value, (list, tuple)):  # a tuple from Python callers
         raise InvalidPositionError(f"a list of whole numbers, not {value!r:.40}")
     return tuple(_int(x, rules) for x in value)
 
 
 def _laid_whole(value: Any, rules: Rules) -> list[tuple[int, ...]]:
-    if not isinstance(value, list):
+    if not isinstance(value, (list, tuple)):
         raise InvalidPositionError(f"per team a list of meld indexes, not {value!r:.40}")
     return [_ints(team, rules) for team in value]
 
