@@ -6,6 +6,8 @@ Every refusal names the rule it enforces (an id of ``docs/rules.md`` such as
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 from .reasons import say
 
 
@@ -49,3 +51,11 @@ def _refusal(rule: str, key: str, params: dict[str, object]) -> IllegalActionErr
 
 class InvalidPositionError(BiribaError):
     """A position or record that no legal play can reach (wrong card count, ...)."""
+
+
+def is_whole_number(value: Any) -> TypeGuard[int]:
+    """Whether a value read from JSON is a whole number; every reader of positions, records and options asks.
+
+    ``true`` is an ``int`` to Python and ``1e400`` a float infinity, so neither passes.
+    """
+    return isinstance(value, int) and not isinstance(value, bool)

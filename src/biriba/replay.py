@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .deal import Deal
-from .errors import BiribaError, IllegalActionError, NotationError
+from .errors import BiribaError, IllegalActionError, NotationError, is_whole_number
 from .match import Match
 from .records import RECORD_FORMAT, card_list
 from .rules import Rules
@@ -36,7 +36,7 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise NotationError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
     version = data.get("preset_version", 1)  # records before the field named version-1 presets
-    if isinstance(version, bool) or not isinstance(version, int):
+    if not is_whole_number(version):
         raise NotationError(f"a record's 'preset_version' is a whole number, not {version!r:.40}")
     rules = Rules.from_json(data.get("rules", "classic"), version)
     players = data.get("players", [f"Seat {s}" for s in range(rules.seats)])
@@ -55,7 +55,7 @@ def replay_record(data: dict[str, Any], max_turns: int | None = None) -> Replay:
             table.start_deal(card_list(raw["deck"], "deck"), raw["dealer"])
             actions = [_seat_and_action(pair) for pair in raw.get("actions", [])]
             cap = raw.get("max_turns", max_turns)
-            if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            if cap is not None and (not is_whole_number(cap) or cap < 1):
                 raise ValueError(f"'max_turns' is a number of turns, not {cap!r:.40}")
         except (BiribaError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ReplayError(f"deal {number}: a deal has a deck, a dealer and [seat, action] pairs ({exc})") from None
@@ -95,7 +95,7 @@ def _seat_and_action(pair: Any) -> tuple[int, str]:
     if not isinstance(pair, list) or len(pair) != 2:
         raise ValueError(f"{pair!r:.40} is not a [seat, action] pair")
     seat, text = pair
-    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(text, str):
+    if not is_whole_number(seat) or not isinstance(text, str):
         raise ValueError(f"{pair!r:.40}: a seat is a whole number and an action is text")
     return seat, text
 

@@ -29,7 +29,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from .cards import JOKER, KINDS, rank_of
-from .errors import NotationError
+from .errors import NotationError, is_whole_number
 
 
 @dataclass(frozen=True)
@@ -583,7 +583,7 @@ _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
 
 def _whole(value: Any) -> int:
     """A whole number from JSON: not a fraction, an infinity or true/false."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole_number(value):
         raise ValueError(f"{_short(repr(value))} is not a whole number")
     return value
 

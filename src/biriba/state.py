@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from .actions import Action
 from .cards import KINDS, NAMES, SUITS, cards_of, counts_of, parse_card
-from .errors import InvalidPositionError, NotationError
+from .errors import InvalidPositionError, NotationError, is_whole_number
 from .melds import Meld, parse_meld
 from .rules import CLASSIC, Rules, Trump
 from .terms import Ending, Phase, Reserve
@@ -53,7 +53,7 @@ def _declare(copy: Copy, codec: Codec | None = None) -> dict[str, Any]:
 
 # ----------------------------------------------------------------- codecs
 def _int(value: Any, _rules: Rules) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole_number(value):
         raise InvalidPositionError(f"{value!r} is not a whole number")
     return value
 
@@ -71,7 +71,7 @@ def _laid_whole(value: Any, rules: Rules) -> list[tuple[int, ...]]:
 
 
 def _seat(value: Any, rules: Rules) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < rules.seats:
+    if not is_whole_number(value) or not 0 <= value < rules.seats:
         raise InvalidPositionError(f"a seat is 0..{rules.seats - 1}, not {value!r}")
     return value
 
