@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from biriba import tournament
 from biriba.cli import main
-from biriba.rules import PRESETS
-from biriba.tournament import Game, Spec, _t95, elo, play_pair, play_pairs, summarize, wilson
+from biriba.replay import load_match
+from biriba.rules import CLASSIC, PRESETS
+from biriba.tournament import Game, Pair, Spec, _t95, elo, play_pair, play_pairs, summarize, wilson
 
 
 def test_a_pair_plays_one_deck_twice_with_the_sides_swapped() -> None:
@@ -73,6 +75,39 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["tournament", "greedy", "wizard", "--deals", "4"]) == 2
     assert main(["tournament", "hard:samples=1,width=2", "greedy", "--deals", "2", "--no-progress"]) == 0
     assert "duplicate pairs" in capsys.readouterr().out
+
+
+def test_R23_a_capped_game_keeps_its_record_which_replays_to_the_same_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop the turn cap ended can be looked into afterwards; a finished game keeps no record (the state stays
+    small)."""
+    spec = Spec("greedy", "random", seed="cap")
+    assert all(g.record is None and g.ended_by != "capped" for g in play_pair(spec, 0).games)
+    monkeypatch.setattr(tournament, "MAX_TURNS", 12)
+    pair = play_pair(spec, 0)
+    assert [g.ended_by for g in pair.games] == ["capped", "capped"]
+    assert Pair.from_json(json.loads(json.dumps(pair.to_json()))) == pair
+    for game, a_team in zip(pair.games, (0, 1)):
+        assert game.record is not None
+        assert game.record["players"] == ["greedy" if CLASSIC.team_of[s] == a_team else "random" for s in range(4)]
+        deal = load_match(game.record).deals[0]
+        assert str(deal.ended_by) == "capped" and deal.turn == 12
+        assert (deal.result().team_scores[a_team], deal.result().team_scores[1 - a_team]) == (game.a, *game.others)
+    matches = play_pair(Spec("greedy", "random", rules=CLASSIC.replace(target=600), seed="cap", matches=True), 0)
+    assert all(g.record is not None and len(g.record["deals"]) >= 1 for g in matches.games)
+    assert summarize(spec, [pair]).capped == [(0, 1), (0, 2)]
+
+
+def test_the_tournament_command_writes_the_records_of_capped_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(tournament, "MAX_TURNS", 12)
+    assert main(["tournament", "greedy", "random", "--deals", "2", "--no-progress", "--save", str(tmp_path)]) == 0
+    assert "capped: pair 0 game 1, pair 0 game 2, pair 1 game 1, pair 1 game 2" in capsys.readouterr().out
+    records = sorted(tmp_path.glob("capped-*.json"))
+    assert [r.name for r in records] == ["capped-0000-1.json", "capped-0000-2.json", "capped-0001-1.json",
+                                         "capped-0001-2.json"]  # fmt: skip
+    assert main(["replay", str(records[0])]) == 0
+    assert "ended by capped" in capsys.readouterr().out
 
 
 def test_a_tournament_resumes_from_its_state_and_plays_only_the_pairs_missing(

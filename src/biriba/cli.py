@@ -180,7 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="processes to play in; results do not depend on it (default: 1)")
     p.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster ('local' starts one here)")
     p.add_argument("--seed", default="0", help="seed of the decks and bots (default: 0)")
-    p.add_argument("--save", metavar="DIR", help="write every pair's games as JSON into DIR")
+    p.add_argument(
+        "--save", metavar="DIR", help="write every pair's games as JSON into DIR, and each capped game's record"
+    )
     p.add_argument(
         "--state", metavar="FILE", help="keep the pairs played in FILE; the same command again plays only the rest"
     )
@@ -582,8 +584,12 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.save:
         folder = Path(args.save)
         folder.mkdir(parents=True, exist_ok=True)
-        data = [{"pair": p.number, "games": [g.__dict__ for g in p.games]} for p in pairs]
+        data = [{"pair": p.number, "games": [g.to_json() for g in p.games]} for p in pairs]
         (folder / "pairs.json").write_text(json.dumps(data) + "\n")
+        for pair in pairs:
+            for number, game in enumerate(pair.games, 1):
+                if game.record is not None:
+                    (folder / f"capped-{pair.number:04d}-{number}.json").write_text(json.dumps(game.record) + "\n")
     if args.json:
         print(json.dumps(summary.to_json()))
     else:

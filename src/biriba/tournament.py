@@ -15,7 +15,9 @@ A long tournament resumes: ``--state FILE`` (:func:`save_pairs`,
 :func:`load_pairs`) keeps every pair played, and the same command run again
 plays only the pairs still missing, with more ``--deals`` if asked.  A
 file named ``*.gz`` is kept gzipped (a thousand pairs of a search bot keep
-about 2 MB of decision times, a quarter of that gzipped).
+about 2 MB of decision times, a quarter of that gzipped).  A capped game (a
+loop the turn cap ended) keeps its record, so that the loop can be replayed
+and looked into: bots that spend a clock seldom choose the same twice.
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ from .deal import Deal
 from .errors import NotationError
 from .match import Match
 from .parallel import run_all
+from .records import record_to_json
 from .rules import CLASSIC, Rules
 from .table import Agent, Table, play_deal
+from .terms import Ending
 from .views import PlayerView
 
 #: The turn cap of tournament deals (R23: a simulation must have one).
@@ -70,6 +74,12 @@ class Game:
     a: int
     others: tuple[int, ...]
     ended_by: str
+    #: The game record (notation.md) of a capped game, or of a match with a capped deal; None for the rest.
+    record: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"a": self.a, "others": list(self.others), "ended_by": self.ended_by}
+        return data if self.record is None else {**data, "record": self.record}
 
     @property
     def lead(self) -> float:
@@ -95,11 +105,11 @@ class Pair:
         return statistics.mean(g.lead for g in self.games)
 
     def to_json(self) -> dict[str, Any]:
-        return {"pair": self.number, "games": [asdict(g) for g in self.games], "ms": list(self.ms)}
+        return {"pair": self.number, "games": [g.to_json() for g in self.games], "ms": list(self.ms)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pair:
-        games = [Game(g["a"], tuple(g["others"]), g["ended_by"]) for g in data["games"]]
+        games = [Game(g["a"], tuple(g["others"]), g["ended_by"], g.get("record")) for g in data["games"]]
         ms_a, ms_b = data["ms"]
         return cls(data["pair"], games, (ms_a, ms_b))
 
@@ -153,13 +163,14 @@ def play_pair(spec: Spec, number: int) -> Pair:
     for a_team in range(len(rules.teams)):
         holder: list[Deal] = []
         truth = _last(holder)
+        kinds = [spec.bot_a if rules.team_of[s] == a_team else spec.bot_b for s in range(rules.seats)]
         agents: list[Agent] = []
-        for s in range(rules.seats):
-            ours = rules.team_of[s] == a_team
-            bot = agent(spec.bot_a if ours else spec.bot_b, f"{spec.seed}/{number}/{a_team}/{s}", truth)
-            agents.append(Timed(bot, ms_a if ours else ms_b))
+        for s, kind in enumerate(kinds):
+            bot = agent(kind, f"{spec.seed}/{number}/{a_team}/{s}", truth)
+            agents.append(Timed(bot, ms_a if rules.team_of[s] == a_team else ms_b))
+        seed = f"{spec.seed}/{number}"
         if spec.matches:
-            match = Match(rules, seed=f"{spec.seed}/{number}", max_turns=MAX_TURNS)
+            match = Match(rules, kinds, seed=seed, max_turns=MAX_TURNS)
             table = Table(match, agents)
             while not match.is_over:
                 table.start_deal()
@@ -168,13 +179,15 @@ def play_pair(spec: Spec, number: int) -> Pair:
             totals = match.totals
             ended = "match"
         else:
-            deal = Deal.shuffled(f"{spec.seed}/{number}", dealer=number % rules.seats, rules=rules, max_turns=MAX_TURNS)
+            deal = Deal.shuffled(seed, dealer=number % rules.seats, rules=rules, max_turns=MAX_TURNS)
             holder.append(deal)
             play_deal(deal, agents)
             totals = list(deal.result().team_scores)
             ended = str(deal.ended_by)
+        capped = any(d.ended_by == Ending.CAPPED for d in holder)
+        record = record_to_json(rules, kinds, holder, seed=seed) if capped else None
         others = tuple(totals[t] for t in range(len(rules.teams)) if t != a_team)
-        games.append(Game(totals[a_team], others, ended))
+        games.append(Game(totals[a_team], others, ended, record))
     return Pair(number, games, (ms_a, ms_b))
 
 
@@ -260,6 +273,8 @@ class Summary:
     elo_low: float
     elo_high: float
     ended_by: dict[str, int] = field(default_factory=dict)
+    #: The games that keep a record (capped, or a match with a capped deal) as (pair, game), games counted from 1.
+    capped: list[tuple[int, int]] = field(default_factory=list)
     #: Median milliseconds per decision with a choice, of bot A and bot B: the machine's figure, not the bots'.
     median_ms: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
 
@@ -280,6 +295,9 @@ class Summary:
         )
         yield f"Elo difference: {self.elo:+.0f} ({self.elo_low:+.0f} to {self.elo_high:+.0f})"
         yield "games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.ended_by.items()))
+        if self.capped:
+            games = ", ".join(f"pair {pair} game {game}" for pair, game in self.capped)
+            yield f"capped: {games} (--save DIR writes their records, which 'biriba replay' plays)"
         a_ms, b_ms = self.median_ms
         yield f"median time per decision: {self.bot_a} {a_ms:.1f} ms, {self.bot_b} {b_ms:.1f} ms"
 
@@ -297,10 +315,11 @@ def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
     ended: dict[str, int] = {}
     for g in games:
         ended[g.ended_by] = ended.get(g.ended_by, 0) + 1
+    capped = [(p.number, g) for p in pairs for g, game in enumerate(p.games, 1) if game.record is not None]
     median_ms = tuple(statistics.median([ms for p in pairs for ms in p.ms[side]] or [0.0]) for side in (0, 1))
     return Summary(
         spec.bot_a, spec.bot_b, n, len(games), mean, mean - half, mean + half,
-        share, low, high, elo(share), elo(low), elo(high), ended, median_ms,  # type: ignore[arg-type]
+        share, low, high, elo(share), elo(low), elo(high), ended, capped, median_ms,  # type: ignore[arg-type]
     )  # fmt: skip
 
 
