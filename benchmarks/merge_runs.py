@@ -29,8 +29,7 @@ def main(argv: list[str]) -> int:
             print(f"{folder}: no pairs.json here (is it a finished run saved with --save?)", file=sys.stderr)
             return 1
         for pair in json.loads((folder / "pairs.json").read_text()):
-            games = [Game(g["a"], tuple(g["others"]), g["ended_by"]) for g in pair["games"]]
-            pairs.append(Pair(run * 1_000_000 + pair["pair"], games))
+            pairs.append(Pair(run * 1_000_000 + pair["pair"], [Game.from_json(g) for g in pair["games"]]))
         if (folder / "out.json").exists():
             medians.append(json.loads((folder / "out.json").read_text())["median_ms"][0])
     summary = summarize(Spec(bot_a, bot_b), pairs)

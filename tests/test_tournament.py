@@ -92,8 +92,13 @@ def test_R23_a_capped_game_keeps_its_record_which_replays_to_the_same_end(monkey
         deal = load_match(game.record).deals[0]
         assert str(deal.ended_by) == "capped" and deal.turn == 12
         assert (deal.result().team_scores[a_team], deal.result().team_scores[1 - a_team]) == (game.a, *game.others)
+    assert [g.record["tournament"] for g in pair.games if g.record] == [
+        {"seed": "cap", "pair": 0, "game": n} for n in (1, 2)
+    ]
     matches = play_pair(Spec("greedy", "random", rules=CLASSIC.replace(target=600), seed="cap", matches=True), 0)
-    assert all(g.record is not None and len(g.record["deals"]) >= 1 for g in matches.games)
+    for game, a_team in zip(matches.games, (0, 1)):
+        assert game.record is not None and any(d["result"]["ended_by"] == "capped" for d in game.record["deals"])
+        assert (game.record["totals"][a_team], game.record["totals"][1 - a_team]) == (game.a, *game.others)
     assert summarize(spec, [pair]).capped == [(0, 1), (0, 2)]
 
 
@@ -102,7 +107,8 @@ def test_the_tournament_command_writes_the_records_of_capped_games(
 ) -> None:
     monkeypatch.setattr(tournament, "MAX_TURNS", 12)
     assert main(["tournament", "greedy", "random", "--deals", "2", "--no-progress", "--save", str(tmp_path)]) == 0
-    assert "capped: pair 0 game 1, pair 0 game 2, pair 1 game 1, pair 1 game 2" in capsys.readouterr().out
+    assert "capped deal: pair 0 game 1, pair 0 game 2, pair 1 game 1, pair 1 game 2 (" in capsys.readouterr().out
+    assert "record" not in (tmp_path / "pairs.json").read_text()  # the scores; the records are files of their own
     records = sorted(tmp_path.glob("capped-*.json"))
     assert [r.name for r in records] == ["capped-0000-1.json", "capped-0000-2.json", "capped-0001-1.json",
                                          "capped-0001-2.json"]  # fmt: skip

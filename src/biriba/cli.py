@@ -538,7 +538,7 @@ STATE_SAVE_S = 5.0
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import Pair, Spec, check_agent, load_pairs, play_pairs, save_pairs, summarize
+    from .tournament import Pair, Spec, check_agent, kept_records, load_pairs, play_pairs, save_pairs, summarize
 
     known = (*known_kinds(), "perfect")
     for kind in (args.bot_a, args.bot_b):
@@ -584,12 +584,12 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.save:
         folder = Path(args.save)
         folder.mkdir(parents=True, exist_ok=True)
-        data = [{"pair": p.number, "games": [g.to_json() for g in p.games]} for p in pairs]
+        data = [
+            {"pair": p.number, "games": [dataclasses.replace(g, record=None).to_json() for g in p.games]} for p in pairs
+        ]
         (folder / "pairs.json").write_text(json.dumps(data) + "\n")
-        for pair in pairs:
-            for number, game in enumerate(pair.games, 1):
-                if game.record is not None:
-                    (folder / f"capped-{pair.number:04d}-{number}.json").write_text(json.dumps(game.record) + "\n")
+        for pair, game, record in kept_records(pairs):
+            (folder / f"capped-{pair:04d}-{game}.json").write_text(json.dumps(record) + "\n")
     if args.json:
         print(json.dumps(summary.to_json()))
     else:

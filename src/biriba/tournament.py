@@ -81,6 +81,10 @@ class Game:
         data = {"a": self.a, "others": list(self.others), "ended_by": self.ended_by}
         return data if self.record is None else {**data, "record": self.record}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        return cls(data["a"], tuple(data["others"]), data["ended_by"], data.get("record"))
+
     @property
     def lead(self) -> float:
         """A's lead over the mean of the B teams."""
@@ -109,9 +113,8 @@ class Pair:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pair:
-        games = [Game(g["a"], tuple(g["others"]), g["ended_by"], g.get("record")) for g in data["games"]]
         ms_a, ms_b = data["ms"]
-        return cls(data["pair"], games, (ms_a, ms_b))
+        return cls(data["pair"], [Game.from_json(g) for g in data["games"]], (ms_a, ms_b))
 
 
 def agent(kind: str, seed: str, truth: Callable[[], Deal]) -> Agent:
@@ -184,8 +187,10 @@ def play_pair(spec: Spec, number: int) -> Pair:
             play_deal(deal, agents)
             totals = list(deal.result().team_scores)
             ended = str(deal.ended_by)
-        capped = any(d.ended_by == Ending.CAPPED for d in holder)
-        record = record_to_json(rules, kinds, holder, seed=seed) if capped else None
+        record = None
+        if any(d.ended_by == Ending.CAPPED for d in holder):
+            played = match.to_record() if spec.matches else record_to_json(rules, kinds, holder)
+            record = {**played, "tournament": {"seed": spec.seed, "pair": number, "game": a_team + 1}}
         others = tuple(totals[t] for t in range(len(rules.teams)) if t != a_team)
         games.append(Game(totals[a_team], others, ended, record))
     return Pair(number, games, (ms_a, ms_b))
@@ -297,9 +302,17 @@ class Summary:
         yield "games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.ended_by.items()))
         if self.capped:
             games = ", ".join(f"pair {pair} game {game}" for pair, game in self.capped)
-            yield f"capped: {games} (--save DIR writes their records, which 'biriba replay' plays)"
+            yield f"records kept of games with a capped deal: {games} (--save DIR writes them for 'biriba replay')"
         a_ms, b_ms = self.median_ms
         yield f"median time per decision: {self.bot_a} {a_ms:.1f} ms, {self.bot_b} {b_ms:.1f} ms"
+
+
+def kept_records(pairs: Iterable[Pair]) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """The records kept of games with a capped deal: (pair, game counted from 1, record)."""
+    for pair in pairs:
+        for number, game in enumerate(pair.games, 1):
+            if game.record is not None:
+                yield pair.number, number, game.record
 
 
 def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
@@ -315,7 +328,7 @@ def summarize(spec: Spec, pairs: Sequence[Pair]) -> Summary:
     ended: dict[str, int] = {}
     for g in games:
         ended[g.ended_by] = ended.get(g.ended_by, 0) + 1
-    capped = [(p.number, g) for p in pairs for g, game in enumerate(p.games, 1) if game.record is not None]
+    capped = [(pair, game) for pair, game, _ in kept_records(pairs)]
     median_ms = tuple(statistics.median([ms for p in pairs for ms in p.ms[side]] or [0.0]) for side in (0, 1))
     return Summary(
         spec.bot_a, spec.bot_b, n, len(games), mean, mean - half, mean + half,
