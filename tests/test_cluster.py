@@ -316,12 +316,15 @@ def test_workers_serve_on_one_port(postgres_url: str, tmp_path: Path) -> None:
         run = Run(postgres_url, redis, [], url=url)
         seat_players(run, persons=4, bots=0)
 
-        async def nothing() -> dict[str, Any]:
-            return {}
+        async def every_table_driven() -> dict[str, Any]:
+            """A table passed on (its clients all on the other worker) has no owner until the next beat: wait that."""
+            deadline = time.monotonic() + LEASE + 5
+            while None in (nodes := set((await run.owners()).values())) and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            return {"nodes": nodes}
 
-        play_through(run, nothing, seconds=8)
-        nodes = {owner for owner in asyncio.run(run.owners()).values()}
-        assert nodes and None not in nodes
+        measured = play_through(run, every_table_driven, seconds=8)
+        assert measured["nodes"] and None not in measured["nodes"]
 
 
 def test_a_table_goes_to_the_process_its_players_are_on(postgres_url: str, tmp_path: Path) -> None:

@@ -257,6 +257,28 @@ def join_table(browser: Browser, server: str, size: tuple[int, int], **extra: An
     return page, errors
 
 
+def into_the_deal(browser: Browser, server: str, size: tuple[int, int], turns: int) -> Page:
+    """A table at the person's turn after ``turns`` turns played, with a card drawn and one picked.
+
+    A bot may close the deal before that (the deal is the table's own, not chosen): then a new table.
+    """
+    touch = size in TOUCH
+    rng = random.Random(3)
+    for _ in range(TABLES):
+        page, _ = join_table(browser, server, size)
+        for turn in range(turns + 1):
+            if wait_my_turn_or_result(page):
+                break
+            if draw(page, touch):
+                pick_discard(page, touch, rng)
+                if turn < turns:
+                    discard(page, touch)
+        else:
+            return page
+        page.context.close()
+    raise AssertionError(f"each of {TABLES} deals ended before the person's turn {turns + 1}")
+
+
 def play_to_result(page: Page, touch: bool, name: str, height: int, found: list[str]) -> int:
     """Play the person's turns to the deal's result, measuring at the start and at the third turn; the turns played."""
     rng = random.Random(name)
@@ -392,16 +414,7 @@ def test_axe_finds_nothing_serious(browser: Browser, server: str, finished: str,
     open_replay(page, server, finished)
     found += serious(axe_violations(page), "replay")
     page.close()
-    page, _ = join_table(browser, server, size)
-    rng = random.Random(3)
-    for _ in range(3):  # into the deal: melds on the table, a card drawn and one picked
-        assert not wait_my_turn_or_result(page)
-        if draw(page, touch):
-            pick_discard(page, touch, rng)
-            discard(page, touch)
-    assert not wait_my_turn_or_result(page)
-    if draw(page, touch):
-        pick_discard(page, touch, rng)
+    page = into_the_deal(browser, server, size, turns=3)  # melds on the table, a card drawn and one picked
     found += serious(axe_violations(page), "table")
     open_help(page, touch)
     found += serious(axe_violations(page), "help")
