@@ -106,6 +106,7 @@ def test_the_tournament_command_writes_the_records_of_capped_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(tournament, "MAX_TURNS", 12)
+    (tmp_path / "capped-0007-1.json").write_text("{}")  # an earlier run's, into the same folder: not this run's
     assert main(["tournament", "greedy", "random", "--deals", "2", "--no-progress", "--save", str(tmp_path)]) == 0
     assert "capped deal: pair 0 game 1, pair 0 game 2, pair 1 game 1, pair 1 game 2 (" in capsys.readouterr().out
     assert "record" not in (tmp_path / "pairs.json").read_text()  # the scores; the records are files of their own

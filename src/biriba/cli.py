@@ -588,6 +588,8 @@ def _tournament(args: argparse.Namespace) -> int:
             {"pair": p.number, "games": [dataclasses.replace(g, record=None).to_json() for g in p.games]} for p in pairs
         ]
         (folder / "pairs.json").write_text(json.dumps(data) + "\n")
+        for stale in folder.glob("capped-*.json"):  # an earlier run's records would pass for this one's
+            stale.unlink()
         for pair, game, record in kept_records(pairs):
             (folder / f"capped-{pair:04d}-{game}.json").write_text(json.dumps(record) + "\n")
     if args.json:
