@@ -24,7 +24,7 @@ from biriba.errors import IllegalActionError
 from biriba.melds.explain import too_many_wilds
 from biriba.reasons import REASONS, placeholders
 from biriba.rules import OPTION_NAMES, PRESETS
-from biriba.server.live import refusal_reason
+from biriba.server.messages import refusal_reason
 from biriba.terms import Ending, Pickup
 from browserkit import chromium
 from serverkit import running_server

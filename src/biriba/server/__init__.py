@@ -3,11 +3,12 @@
 A front end of its own (the engine and the bots import nothing from here):
 :mod:`.app` is the HTTP API and WebSocket protocol (``docs/protocol.md``),
 :mod:`.schema` every request and message, :mod:`.hall` the tables a server
-knows and its quotas, :mod:`.live` the tables in play, :mod:`.thinking` the
-bots' worker processes, :mod:`.store` their storage in SQLite or
-PostgreSQL, :mod:`.cluster` the messages between several server
-processes (docs/deploy.md), :mod:`.metrics` what ``/metrics`` reports,
-:mod:`.config` the limits, and ``static/`` the page.
+knows and its quotas, :mod:`.live` the tables in play, :mod:`.messages`
+what a table tells its clients (refusals, events, its info),
+:mod:`.thinking` the bots' worker processes, :mod:`.store` their storage
+in SQLite or PostgreSQL, :mod:`.cluster` the messages between several
+server processes (docs/deploy.md), :mod:`.metrics` what ``/metrics``
+reports, :mod:`.config` the limits, and ``static/`` the page.
 """
 
 from __future__ import annotations

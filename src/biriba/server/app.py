@@ -43,7 +43,8 @@ from ..scoring import team_tables
 from .cluster import Cluster
 from .config import ServerConfig
 from .hall import Hall
-from .live import STATUS, Client, LiveTable, TableError
+from .live import Client, LiveTable
+from .messages import STATUS, TableError
 from .metrics import Metrics
 from .schema import (
     Act,

@@ -33,7 +33,8 @@ from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
 from .cluster import Cluster, new_node
 from .config import ServerConfig
-from .live import STAND_IN, UNKNOWN, LiveTable, Settings, TableError, rebuild, row_info
+from .live import STAND_IN, UNKNOWN, LiveTable, rebuild
+from .messages import Settings, TableError, row_info
 from .schema import BotSeat, CreateTable
 from .store import SeatInfo, Store, TableRow
 from .thinking import Thinkers

@@ -8,7 +8,8 @@ what its seat may see.  One driver coroutine per table plays the bots (at
 the table's pace), stands in for an absent person or an expired turn clock,
 and deals the next hand: no thread per table.  A hard bot's search runs in
 a worker process (:mod:`.thinking`), with the table's lock released
-meanwhile.  The set of live tables is :class:`~.hall.Hall`'s.
+meanwhile.  The set of live tables is :class:`~.hall.Hall`'s; what a
+table's messages hold is :mod:`.messages`'.
 """
 
 from __future__ import annotations
@@ -27,18 +28,17 @@ from ..actions import Action
 from ..bots import TABLE_THINK_MS, GreedyBot, SearchBot, table_bot
 from ..cards import NAMES, parse_card
 from ..deal import Deal
-from ..errors import BiribaError, IllegalActionError, NotationError
+from ..errors import IllegalActionError, NotationError
 from ..match import Match
-from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
+from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
 from ..views import PlayerView
 from .cluster import Cluster, Unreachable
+from .messages import Moved, Settings, TableError, deal_event_json, event_json, row_info
 from .store import Fenced, SeatInfo, Store, StoredTable, TableRow, token_hash
 from .thinking import Thinkers
 
-#: How long after a deal ends the next one starts by itself (a seated person may start it sooner).
-DEAL_PAUSE = 15.0
 #: The bot that plays for an absent person, or when a turn clock runs out.
 STAND_IN = "greedy"
 #: How long a hint's search may think (the hard bot's, at a web table).
@@ -55,59 +55,6 @@ PRESENCE_BEATS = 3
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 LOG = logging.getLogger("biriba.server")
-
-
-class TableError(BiribaError):
-    """A request the table refuses; ``code`` is the protocol's error code (its HTTP status in :data:`STATUS`)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        rule: str | None = None,
-        retry_after: float | None = None,
-        reason: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.retry_after = retry_after
-        self.reason = reason
-
-    @classmethod
-    def illegal(cls, exc: BiribaError) -> TableError:
-        """The engine's refusal: its rule, and its reason as data for the page to say in the player's language."""
-        if isinstance(exc, IllegalActionError):
-            return cls("illegal", str(exc), exc.rule, reason=refusal_reason(exc))
-        return cls("illegal", str(exc), "notation")
-
-    def message(self) -> dict[str, Any]:
-        """The protocol's ``error`` message."""
-        body: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
-        if self.rule:
-            body["rule"] = self.rule
-        if self.reason:
-            body["reason"] = self.reason
-        return body
-
-
-class Moved(TableError):
-    """This process stopped driving the table (another took it over) while a change was under way here.
-
-    Where it can, the change is then sent to the new owner; where not, the client is told to try again.
-    """
-
-    def __init__(self) -> None:
-        super().__init__("moving", "the table moved to another server just now: try again", retry_after=1)
-
-
-def refusal_reason(exc: IllegalActionError) -> dict[str, Any]:
-    """A refusal's reason as the protocol sends it: ``{"key", "params"}`` (see :mod:`biriba.reasons`)."""
-    return {"key": exc.key, "params": exc.params}
-
-
-#: The HTTP status of each refusal's code (anything else is 400).
-STATUS = {"not_over": 403, "no_table": 404, "taken": 409, "name_taken": 409, "invalid": 422, "quota": 429}
 
 
 @dataclass(frozen=True)
@@ -132,30 +79,6 @@ class Client:
     sent: int = 0  # the events it has been told, by number
     name: str | None = None  # a watcher's name, if it gave one
     cut: Callable[[], Awaitable[None]] | None = None  # closes the connection, for the client to connect again
-
-
-@dataclass
-class Settings:
-    """A table's pace: checked where the request comes in (:class:`~.schema.CreateTable`), kept in its row."""
-
-    bot_delay: float = 1.0
-    absent_after: float = 60.0
-    turn_clock: float | None = None
-    deal_pause: float = DEAL_PAUSE
-    chat: str = "phrases"  # off, phrases (and emotes), or text (free lines too)
-
-    @classmethod
-    def of(cls, data: dict[str, Any]) -> Settings:
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "bot_delay": self.bot_delay,
-            "absent_after": self.absent_after,
-            "turn_clock": self.turn_clock,
-            "deal_pause": self.deal_pause,
-            "chat": self.chat,
-        }
 
 
 class LiveTable:
@@ -992,35 +915,6 @@ class LiveTable:
                 self.clients.discard(client)
 
 
-def event_json(event: Event, seat: int | None, by: str | None = None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (a spectator: as no seat); ``by``: who played a person's turn for them."""
-    seen = event.seen_by(-1 if seat is None else seat)
-    data: dict[str, Any] = {"number": seen.number, "deal": seen.deal, "kind": str(seen.kind)}
-    outcome = seen.outcome
-    if outcome is not None:
-        data.update(
-            seat=outcome.seat,
-            action=str(outcome.action),
-            drawn=NAMES[outcome.drawn] if outcome.drawn >= 0 else None,
-            taken=[NAMES[c] for c in outcome.taken],
-            reserve=str(outcome.reserve) if outcome.reserve is not None else None,
-            packet=[NAMES[c] for c in outcome.packet],
-            ended=str(outcome.ended) if outcome.ended is not None else None,
-        )
-        if by is not None:
-            data["by"] = by
-    if seen.kind == EventKind.RESULT and seen.result is not None:
-        data["result"] = seen.result.to_json()
-    return data
-
-
-def deal_event_json(data: dict[str, Any], table: Table) -> dict[str, Any]:
-    """A deal event names its dealer and first player (public from the start)."""
-    deal = table.match.deals[data["deal"] - 1]
-    data.update(dealer=deal.dealer, first=(deal.dealer + 1) % deal.rules.seats)
-    return data
-
-
 def rebuild(
     stored: StoredTable,
     store: Store,
@@ -1042,45 +936,3 @@ def rebuild(
                 live.played_for[event.number] = by
     live.told = live.version
     return live
-
-
-def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: str) -> dict[str, Any]:
-    """A table's public info from its row (docs/protocol.md): the lobby's, without loading the table."""
-    rules = Rules.from_json(row.rules)
-    preset = PRESETS.get(rules.name.rstrip("*"), PRESETS["classic"])
-    changed = {
-        name: format_option(getattr(rules, name))
-        for name in OPTION_HELP
-        if getattr(rules, name) != getattr(preset, name)
-    }
-    words = [f"{preset.name}: {PRESET_HELP.get(preset.name, '')}"]
-    words += [f"{name}: {value} ({OPTION_HELP[name]})" for name, value in changed.items()]
-    seats = []
-    for seat, info in enumerate(row.seats):
-        entry: dict[str, Any] = {"seat": seat, "kind": info.kind, "name": info.name, "team": rules.team_of[seat]}
-        if info.kind == "bot":
-            entry["bot"] = info.bot
-        else:
-            entry["connected"] = False
-            entry["stand_in"] = False
-        seats.append(entry)
-    return {
-        "id": row.id,
-        "invite": f"{base.rstrip('/')}/t/{row.id}",
-        "rules": {
-            "name": rules.name,
-            "data": rules.to_json(),
-            "options": rules.options(),
-            "wilds": [NAMES[c] for c in rules.wild_kinds],
-            "preset": preset.name,
-            "changed": changed,
-            "words": words,
-        },
-        "seats": seats,
-        "status": status,
-        "totals": totals or [0] * len(rules.teams),
-        "deals": deals,
-        "settings": Settings.of(row.settings).to_data(),
-        "watchers": [],
-        "rematch": row.settings.get("rematch"),
-    }
