@@ -8,8 +8,8 @@ what its seat may see.  One driver coroutine per table plays the bots (at
 the table's pace), stands in for an absent person or an expired turn clock,
 and deals the next hand: no thread per table.  A hard bot's search runs in
 a worker process (:mod:`.thinking`), with the table's lock released
-meanwhile.  The set of live tables is :class:`~.hall.Hall`'s; what a
-table's messages hold is :mod:`.messages`'.
+meanwhile.  The set of live tables is :class:`~.hall.Hall`'s; the form
+of the messages a table sends is in :mod:`.messages`.
 """
 
 from __future__ import annotations
