@@ -102,6 +102,26 @@ def test_R23_a_capped_game_keeps_its_record_which_replays_to_the_same_end(monkey
     assert summarize(spec, [pair]).capped == [(0, 1), (0, 2)]
 
 
+def test_R23_the_kept_ismcts_loop_replays_to_its_cap() -> None:
+    """docs/bots.md's account of the IS-MCTS loop, held to its record: after the stock ran out the IS-MCTS
+    seats (0 and 2) kept taking the one-card pile, hard's seats passed, and four passes never came in a row."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "tournaments" / "27-ismcts-loop-capped.json"
+    record = json.loads(path.read_text())
+    assert record["players"][0].startswith("openspiel-ismcts") and record["players"][1].startswith("hard")
+    actions = record["deals"][0]["actions"]
+    last_draw = max(i for i, (_, text) in enumerate(actions) if text == "draw")
+    assert (last_draw + 1, len(actions)) == (226, 666)
+    before = {**record["deals"][0], "actions": actions[: last_draw + 1], "result": None}
+    assert load_match({**record, "deals": [before]}).deals[0].stock_count == 0
+    (replayed,) = load_match(record).deals
+    result = replayed.result()
+    assert result.ended_by == "capped" and result.team_scores == (150, 1175)
+    after = [(seat % 2, text.split()[0]) for seat, text in actions[last_draw + 1 :]]
+    assert [after.count((team, verb)) for team in (0, 1) for verb in ("take", "pass")] == [121, 33, 2, 151]
+    passes_in_a_row = max(len(run) for run in "".join("p" if verb == "pass" else "." for _, verb in after).split("."))
+    assert passes_in_a_row == 3
+
+
 def test_the_tournament_command_writes_the_records_of_capped_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
