@@ -165,13 +165,17 @@ class Player:
     async def play(self, rng: random.Random, stop: Callable[[dict[str, Any]], bool], act_delay: float = 0.0) -> int:
         """Answer every turn with a random legal action until ``stop(state)``; returns the actions sent.
 
-        The last state received (by :meth:`until`, say) is answered first: it may be this player's turn.
+        The last state received (by :meth:`until`, say) is answered first: it may be this player's turn.  A
+        player quicker than the server's pace (20 messages a second) is told so, and answers again a second later.
         """
         sent = 0
         waiting = self.state
         while True:
             message = waiting or await self.receive(60)
             waiting = None
+            if message["type"] == "error" and message["code"] == "rate_limited" and self.state is not None:
+                await asyncio.sleep(1)
+                message = self.state
             if message["type"] != "state":
                 continue
             if stop(message):

@@ -185,19 +185,25 @@ def test_quick_chat_reaches_the_table_and_free_text_only_where_allowed(tmp_path:
         asyncio.run(main())
 
 
-def test_the_players_see_who_watches(tmp_path: Any) -> None:
+def test_the_players_see_who_watches_in_small_presence_messages(tmp_path: Any) -> None:
+    """Who comes and goes is told as a ``presence`` message, never the whole state again (issue 49, row 3)."""
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=5)
         token = sit(url, table["id"], 0, "Eleni")
 
         async def main() -> None:
             async with Player(url, table["id"], token) as me:
-                await me.until(lambda m: m["type"] == "state")
-                async with Player(url, table["id"], None, name="Γιάννης"), Player(url, table["id"], None):
-                    seen = await me.until(lambda m: m["type"] == "state" and len(m["table"]["watchers"]) == 2)
-                    assert sorted(seen["table"]["watchers"], key=lambda name: name or "") == [None, "Γιάννης"]
-                gone = await me.until(lambda m: m["type"] == "state" and not m["table"]["watchers"])
-                assert gone["table"]["watchers"] == []
+                first = await me.until(lambda m: m["type"] == "state")
+                async with Player(url, table["id"], None, name="Γιάννης"), Player(url, table["id"], None) as other:
+                    seen = await me.until(lambda m: m["type"] == "presence" and m["watching"] == 2)
+                    assert sorted(seen["watchers"], key=lambda name: name or "") == [None, "Γιάννης"]
+                    assert seen["seats"] == [{"seat": 0, "connected": True, "stand_in": False, "handed": False}]
+                    watched = await other.until(lambda m: m["type"] == "state")
+                    assert watched["table"]["watching"] >= 1 and watched["seat"] is None  # itself, at least
+                gone = await me.until(lambda m: m["type"] == "presence" and m["watching"] == 0)
+                assert gone["watchers"] == []
+                states = [m for m in me.messages if m["type"] == "state" and m["version"] == first["version"]]
+                assert states == [first]  # nobody's coming or going resent the state
 
         asyncio.run(main())
 

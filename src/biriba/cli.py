@@ -245,6 +245,48 @@ def build_parser() -> argparse.ArgumentParser:
         help="tables one address may have open or in play (default: %(default)s)",
     )
     p.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=limits.connections_per_address,
+        metavar="N",
+        help="WebSocket connections one address may hold at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--connections-per-table",
+        type=int,
+        default=limits.connections_per_table,
+        metavar="N",
+        help="connections one address may hold to one table (default: %(default)s)",
+    )
+    p.add_argument(
+        "--watchers",
+        type=int,
+        default=limits.watchers,
+        metavar="N",
+        help="watchers one table may have (default: %(default)s)",
+    )
+    p.add_argument(
+        "--send-queue",
+        type=int,
+        default=limits.send_queue,
+        metavar="N",
+        help="messages that may wait for a client before it is cut off as fallen behind (default: %(default)s)",
+    )
+    p.add_argument(
+        "--send-queue-bytes",
+        type=int,
+        default=limits.send_queue_bytes,
+        metavar="BYTES",
+        help="their bytes, all told (default: %(default)s)",
+    )
+    p.add_argument(
+        "--send-timeout",
+        type=float,
+        default=limits.send_timeout,
+        metavar="SECONDS",
+        help="how long a message may wait for a client before it is cut off (default: %(default)s)",
+    )
+    p.add_argument(
         "--unclaimed-after",
         type=float,
         default=limits.unclaimed_after,
@@ -707,6 +749,12 @@ def _serve(args: argparse.Namespace) -> int:
         "bot_workers",
         "bot_queue",
         "cache_budget",
+        "connections_per_address",
+        "connections_per_table",
+        "watchers",
+        "send_queue",
+        "send_queue_bytes",
+        "send_timeout",
     )
     for name in numbers:
         if getattr(args, name) < 1:

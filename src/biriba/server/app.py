@@ -13,56 +13,41 @@ WebSocket accepts only pages of this site (or of ``--allow-origin``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import json
 import os
-import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException
 
 from .. import caches
 from ..bots import known_kinds
-from ..errors import BiribaError
 from ..records import position_to_json
 from ..replay import replay_record
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
 from ..scoring import team_tables
 from .cluster import Cluster
 from .config import ServerConfig
-from .hall import Hall
-from .live import Client, LiveTable
+from .connection import FORBIDDEN_ORIGIN, NO_TABLE, Abortable, Connection
+from .hall import Hall, address_key
+from .live import LiveTable
 from .messages import STATUS, TableError
 from .metrics import Metrics
 from .schema import (
-    Act,
-    ClientMessage,
     CreateTable,
     Error,
-    Explain,
-    HandOver,
     Health,
-    Hint,
-    Join,
-    Leave,
     Lobby,
-    Next,
-    Ping,
-    Rematch,
     RulesCatalogue,
-    Say,
     Seated,
     SitDown,
     TableInfo,
@@ -72,21 +57,8 @@ from .store import Store
 from .thinking import Thinkers
 
 STATIC = Path(__file__).parent / "static"
-#: The largest message a client may send, in bytes (docs/protocol.md).
-MAX_MESSAGE = 4096
-#: Messages a connection may send in one second before they are dropped.
-RATE = 20
 #: The most tables a lobby page holds.
 LOBBY_PAGE = 100
-#: Seconds a new connection has to send ``join``.
-JOIN_WITHIN = 10.0
-#: Seconds between two hints a connection may ask for (each is up to a second of a worker's search).
-HINT_EVERY = 5.0
-#: Seconds between two chat lines of a connection.
-SAY_EVERY = 2.0
-#: Close codes (docs/protocol.md).
-BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
-SERVICE_RESTART = 1012
 #: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
 SECURITY_HEADERS = [
     (
@@ -99,26 +71,6 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
-MESSAGES: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-
-
-def read_message(text: str) -> Any:
-    """A client's message (one of :data:`ClientMessage`) from its text; :class:`TableError` says what is wrong."""
-    if len(text.encode(errors="replace")) > MAX_MESSAGE:
-        raise TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
-    try:
-        return MESSAGES.validate_json(text)
-    except ValidationError as exc:
-        errors = exc.errors()
-    if any(e["type"] == "json_invalid" for e in errors):
-        raise TableError("bad_message", "not JSON")
-    if any(e["type"] in ("union_tag_not_found", "model_attributes_type", "dict_type") for e in errors):
-        raise TableError("bad_message", 'a message is a JSON object with a "type"')
-    if any(e["type"] == "union_tag_invalid" for e in errors):
-        raise TableError("bad_message", f"unknown message type: one of {', '.join(MESSAGE_TYPES)}")
-    raise TableError("bad_message", refusal(errors))
-
-
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": Error, "description": words}
     for status, words in (
@@ -173,6 +125,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     )
     app.add_middleware(BodyLimit, most=config.max_body)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Abortable)
     metrics = Metrics(lambda: gauges(app))
     app.state.metrics = metrics
 
@@ -340,8 +293,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
-        connection = Connection(websocket, live, metrics, hall(websocket))
-        await connection.run()
+        address = address_key(websocket.client.host if websocket.client else None)
+        await Connection(websocket, live, metrics, hall(websocket), address, config.send_limits).run()
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -389,7 +342,11 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
     live = the_hall.live.values()
     numbers: dict[str, tuple[str, float]] = {
         "live_tables": ("Tables in memory", len(the_hall.live)),
-        "connections": ("WebSocket connections", sum(len(t.clients) for t in live)),
+        "connections": ("WebSocket connections", sum(the_hall.connections.values())),
+        "clients_queued": (
+            "Messages waiting in the clients' queues, all told",
+            sum(len(c.waiting) for t in live for c in t.audience.clients),
+        ),
         "engine_cache_total": ("Entries in the engine's caches, all told", caches.total()),
         "engine_cache_budget": ("The entries the engine's caches may hold before they are cleared", caches.budget()),
         "engine_cache_clears": ("Times the engine's caches were cleared", caches.clears()),
@@ -397,6 +354,7 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
         "tables_driven": ("Live tables this process drives (owns)", sum(1 for t in live if t.owned)),
         "tables_followed": ("Live tables another process drives, followed here", sum(1 for t in live if not t.owned)),
         "takeovers": ("Tables this process took over from another whose lease ran out", the_hall.takeovers),
+        "tables_broken": ("Tables stopped because their driver raised (a fault of the server)", the_hall.broken),
         "fenced_writes": (
             "Writes the store refused: another process had taken their table over",
             the_hall.store.fenced,
@@ -496,148 +454,3 @@ class BodyLimit:
 
 class _TooLarge(Exception):
     """A body that went past the limit while it was read."""
-
-
-MESSAGE_TYPES = ("join", "action", "next", "ping", "explain", "hint", "hand_over", "leave", "say", "rematch")
-
-
-class Connection:
-    """One client's connection: join, then messages, each checked before the table sees it."""
-
-    def __init__(self, websocket: WebSocket, live: LiveTable, metrics: Metrics, the_hall: Hall) -> None:
-        self.websocket = websocket
-        self.live = live
-        self.metrics = metrics
-        self.hall = the_hall
-        self.client: Client | None = None
-        self.recent: deque[float] = deque()
-        self.last: dict[str, float] = {}  # when this connection last asked for a hint, or said something
-
-    async def send(self, message: dict[str, Any]) -> None:
-        try:
-            await self.websocket.send_text(json.dumps(message))
-        except (RuntimeError, WebSocketDisconnect) as exc:  # closed meanwhile (by the client, or cut)
-            raise WebSocketDisconnect(1006) from exc
-
-    async def cut(self) -> None:
-        """Close the connection for the client to connect again (its table is reloaded from the store)."""
-        await self.websocket.close(SERVICE_RESTART, "the table is reloading; connect again")
-
-    async def error(self, refusal: TableError) -> None:
-        self.metrics.refused.labels(refusal.code).inc()
-        await self.send(refusal.message())
-
-    async def run(self) -> None:
-        try:
-            await self.join()
-            while self.client is not None:
-                message = await self.receive()
-                if message is not None:
-                    await self.handle(message)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if self.client is not None:
-                await self.live.leave(self.client)
-            self.client = None  # the client's send is this connection's: no cycle left for the collector
-
-    async def join(self) -> None:
-        deadline = time.monotonic() + JOIN_WITHIN
-        while self.client is None:
-            try:
-                message = await asyncio.wait_for(self.receive(), timeout=max(0.01, deadline - time.monotonic()))
-            except TimeoutError:
-                await self.websocket.close(NO_JOIN, "no join in time")
-                raise WebSocketDisconnect(NO_JOIN) from None
-            if message is None:
-                continue
-            if not isinstance(message, Join):
-                await self.error(TableError("not_joined", 'join first: {"type": "join", "token": ..., "since": 0}'))
-                continue
-            try:
-                seat = self.live.seat_of(message.token)
-            except TableError as exc:
-                await self.error(exc)
-                await self.websocket.close(BAD_TOKEN, "bad token")
-                raise WebSocketDisconnect(BAD_TOKEN) from None
-            since = min(message.since, self.live.version)
-            self.client = Client(seat, self.send, sent=since, name=message.name, cut=self.cut)
-            await self.live.join(self.client)
-
-    async def receive(self) -> Any:
-        """The next message, checked for size, rate and schema; None (after an error to the client) if bad."""
-        raw = await self.websocket.receive()
-        if raw["type"] == "websocket.disconnect":
-            raise WebSocketDisconnect(raw.get("code", 1000))
-        now = time.monotonic()
-        self.recent.append(now)
-        while self.recent and self.recent[0] < now - 1:
-            self.recent.popleft()
-        if len(self.recent) > RATE:
-            if len(self.recent) == RATE + 1:
-                await self.error(TableError("rate_limited", f"more than {RATE} messages in a second: dropped"))
-            return None
-        text = raw.get("text")
-        try:
-            if text is None:
-                raise TableError("bad_message", "messages are JSON text frames, not binary")
-            return read_message(text)
-        except TableError as exc:
-            await self.error(exc)
-            return None
-
-    async def handle(self, message: Any) -> None:
-        client = self.client
-        assert client is not None
-        try:
-            if isinstance(message, Act):
-                started = time.perf_counter()
-                await self.live.act(client.seat, message.action, message.version)
-                self.metrics.round_trip.observe(time.perf_counter() - started)
-                self.metrics.actions.labels("person").inc()
-            elif isinstance(message, Next):
-                await self.live.next_deal(client.seat)
-            elif isinstance(message, Ping):
-                await self.send({"type": "pong"})
-            elif isinstance(message, Explain):
-                await self.send(await self.live.explain(client.seat, message.action))
-            elif isinstance(message, Hint):
-                self.pace("hint", HINT_EVERY)
-                await self.send(await self.live.hint(client.seat))
-            elif isinstance(message, HandOver):
-                await self.live.hand_over(client.seat, message.bot)
-            elif isinstance(message, Leave):
-                await self.live.give_up(client)
-            elif isinstance(message, Say):
-                self.pace("say", SAY_EVERY)
-                await self.live.say(client.seat, message.phrase, message.text)
-            elif isinstance(message, Rematch):
-                await self.rematch(message.seats)
-            else:
-                raise TableError("bad_message", "already joined")
-        except TableError as exc:
-            await self.error(exc)
-        except BiribaError as exc:
-            await self.error(TableError.illegal(exc))
-
-    def pace(self, kind: str, every: float) -> None:
-        """At most one ``kind`` of request every ``every`` seconds from this connection."""
-        now = time.monotonic()
-        if now < self.last.get(kind, float("-inf")) + every:
-            raise TableError("rate_limited", f"one {kind} every {every:g} seconds")
-        self.last[kind] = now
-
-    async def rematch(self, seats: str) -> None:
-        """The rematch's id, and with ``same`` seats a token for this person's seat there (if still free)."""
-        client = self.client
-        assert client is not None
-        if client.seat is None and seats == "same":
-            raise TableError("spectator", 'a spectator has no seat to keep: ask with "seats": "new", or watch it')
-        address = self.websocket.client.host if self.websocket.client else None
-        again = await self.hall.rematch(self.live, address)
-        answer: dict[str, Any] = {"type": "rematch", "table": again.row.id}
-        if seats == "same" and client.seat is not None:
-            name = self.live.row.seats[client.seat].name or f"Seat {client.seat}"
-            with contextlib.suppress(TableError):  # taken by someone quicker: the page offers the free seats
-                answer.update(seat=client.seat, token=await again.sit(client.seat, name))
-        await self.send(answer)

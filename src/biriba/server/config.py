@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .audience import Limits
+
 SERVER_CACHE_BUDGET = 50_000
 
 
@@ -30,6 +32,18 @@ class ServerConfig:
     tables_per_minute: int = 10
     #: Tables one client address may have open or in play at once (429 beyond).
     open_tables: int = 20
+    #: WebSocket connections one client address may hold at once, to any tables (closed with 4429 beyond).
+    connections_per_address: int = 32
+    #: Connections one client address may hold to one table (its people's tabs and its watchers).
+    connections_per_table: int = 8
+    #: Watchers one table may have, on all its processes.
+    watchers: int = 200
+    #: Messages that may wait for one client before it is cut off as fallen behind (4420).
+    send_queue: int = Limits.messages
+    #: Their bytes, all told.
+    send_queue_bytes: int = Limits.bytes
+    #: Seconds one message may wait for a client, or take to hand to the network, before it is cut off.
+    send_timeout: float = Limits.seconds
     #: Seconds after which a table no person ever sat at expires (bots alone included, unless watched).
     unclaimed_after: float = 1800.0
     #: Seconds after which a table nobody is connected to leaves memory (it is loaded again on demand).
@@ -57,3 +71,7 @@ class ServerConfig:
     @property
     def workers(self) -> int:
         return self.bot_workers or default_workers()
+
+    @property
+    def send_limits(self) -> Limits:
+        return Limits(self.send_queue, self.send_queue_bytes, self.send_timeout)

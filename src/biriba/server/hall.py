@@ -24,7 +24,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +68,8 @@ class Hall:
     cluster: Cluster | None = None
     beats: asyncio.Task[None] | None = None
     takeovers: int = 0  # tables this process took over from another (``/metrics``)
+    broken: int = 0  # tables whose driver raised, stopped (``/metrics``)
+    connections: Counter[str] = field(default_factory=Counter)  # WebSockets open here, by address hash
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
 
@@ -113,11 +115,15 @@ class Hall:
 
     def _live(self, live: LiveTable) -> LiveTable:
         live.resolve = lambda: self.watch([live.row.id])
-        live.on_broken = lambda: self.drop(live)
+        live.on_dropped = lambda: self.drop(live)
+        live.on_broken = self._count_broken
         return live
 
+    def _count_broken(self) -> None:
+        self.broken += 1
+
     async def drop(self, live: LiveTable) -> None:
-        """A broken copy leaves memory (it is loaded afresh when asked for again)."""
+        """A dropped copy leaves memory (it is loaded afresh when asked for again)."""
         if self.live.get(live.row.id) is live:
             del self.live[live.row.id]
         await live.stop()
@@ -164,7 +170,7 @@ class Hall:
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none."""
         live = self.live.get(table_id)
-        if live is not None and not live.broken:
+        if live is not None and not live.dropped:
             return live
         pending = self.loading.get(table_id)
         if pending is not None:  # someone else is loading it: wait for the same table
@@ -233,6 +239,27 @@ class Hall:
         cursor = f"{page[-1].touched!r}:{page[-1].id}" if more and page else None
         return out, cursor
 
+    # ------------------------------------------------------ connections
+    def connect(self, address: str) -> None:
+        """A WebSocket from ``address`` (a hash), within the connections it may hold at once."""
+        most = self.config.connections_per_address
+        if self.connections[address] >= most:
+            raise TableError("too_many", f"this address holds {most} connections, the most it may; close one first")
+        self.connections[address] += 1
+
+    def disconnect(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+
+    def admit(self, live: LiveTable, seat: int | None, address: str) -> None:
+        """A connection may join the table: within its address's connections there, and the table's watchers."""
+        most = self.config.connections_per_table
+        if live.audience.from_address(address) >= most:
+            raise TableError("too_many", f"this address holds {most} connections to this table, the most it may")
+        if seat is None and live.watching() >= self.config.watchers:
+            raise TableError("too_many", f"this table has {self.config.watchers} watchers, the most it may")
+
     # ---------------------------------------------------------- janitor
     def start(self) -> None:
         if self.janitor is None:
@@ -259,11 +286,12 @@ class Hall:
                 await live.lost()
         await self.watch([tid for tid, live in self.live.items() if not live.owned])
         await self.adopt()
-        for live in [live for live in self.live.values() if live.owned and not live.clients and live.remote]:
-            await live.pass_on()
+        for live in list(self.live.values()):
+            if live.owned and not live.audience.clients and live.audience.remote:
+                await live.pass_on()
         for live in list(self.live.values()):
             live.beat(self.config.beat_every)
-            if live.clients:
+            if live.audience.clients:
                 await live.tell_presence()
 
     async def watch(self, table_ids: list[str]) -> None:
@@ -360,7 +388,7 @@ class Hall:
         for table_id in await self.store.expire(time.time() - self.config.unclaimed_after):
             await self.unload(table_id)
         for table_id, live in list(self.live.items()):
-            if not live.present() and now - live.idle_since >= self.config.idle_after:
+            if not live.present() and now - live.audience.idle_since >= self.config.idle_after:
                 await self.unload(table_id)
         if not self.engine_threads:  # no listing under way in a thread: the loop's own work is between steps
             caches.trim()

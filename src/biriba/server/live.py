@@ -1,10 +1,11 @@
 """The tables in play on the server: a :class:`~biriba.table.Table` each, its seats, clients and store.
 
 One :class:`LiveTable` per table holds the match at a table-loop
-:class:`~biriba.table.Table`, the people and bots in its seats, and the
-clients watching it.  Every change goes the same way, under the table's
-lock: play it at the table, commit it to the store, then tell every client
-what its seat may see.  One driver coroutine per table plays the bots (at
+:class:`~biriba.table.Table`, the people and bots in its seats, and its
+:class:`~.audience.Audience` (the clients, each with its own queue).
+Every change goes the same way, under the table's lock: play it at the
+table, commit it to the store, then put in every client's queue what its
+seat may see (never waiting for a client).  One driver coroutine per table plays the bots (at
 the table's pace), stands in for an absent person or an expired turn clock,
 and deals the next hand: no thread per table.  A hard bot's search runs in
 a worker process (:mod:`.thinking`), with the table's lock released
@@ -19,7 +20,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +34,7 @@ from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
 from ..views import PlayerView
+from .audience import Audience, Client, encode
 from .cluster import Cluster, Unreachable
 from .messages import Moved, Settings, TableError, deal_event_json, event_json, row_info
 from .store import Fenced, SeatInfo, Store, StoredTable, TableRow, token_hash
@@ -43,17 +44,17 @@ from .thinking import Thinkers
 STAND_IN = "greedy"
 #: How long a hint's search may think (the hard bot's, at a web table).
 HINT_MS = TABLE_THINK_MS
-#: The chat lines a table keeps in memory for whoever joins (chat is not stored).
-CHAT_KEPT = 30
-#: The most watchers' names a table's info lists.
-WATCHERS_LISTED = 50
+#: The shortest time between two presence messages of a table (a flood of joins and leaves is told as one).
+PRESENCE_EVERY = 1.0
+#: Close code of a connection whose table's copy here was dropped (docs/protocol.md): connect again.
+SERVICE_RESTART = 1012
+
+#: What the clients of a table stopped by a fault of the server are told (its status is then ``broken``).
+BROKEN = TableError("broken", "this table stopped on a fault of the server; its moves so far are kept")
 
 #: A follower's name for an owner it does not know yet (it lost the table, and has not read who took it).
 UNKNOWN = "?"
-#: Beats after which a node that told nothing of its clients is taken for gone.
-PRESENCE_BEATS = 3
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 LOG = logging.getLogger("biriba.server")
 
 
@@ -68,17 +69,6 @@ class Think:
     view: PlayerView
     legal: list[Action]
     by: str | None  # played for a person: "clock" or "absent"
-
-
-@dataclass(eq=False)
-class Client:
-    """One connection: its seat (``None`` for a spectator), what it has been sent, how to send."""
-
-    seat: int | None
-    send: Send
-    sent: int = 0  # the events it has been told, by number
-    name: str | None = None  # a watcher's name, if it gave one
-    cut: Callable[[], Awaitable[None]] | None = None  # closes the connection, for the client to connect again
 
 
 class LiveTable:
@@ -107,7 +97,6 @@ class LiveTable:
         self.epoch: int | None = None  # this process's lease of the table, which its writes name
         self.owner: str | None = None  # the node that drives the table, when this process follows it
         self.resolve: Callable[[], Awaitable[None]] | None = None  # finds the owner (or takes over): the hall's
-        self.remote: dict[str, tuple[dict[str, Any], float]] = {}  # other nodes' clients here, and when told
         self.meta: dict[str, Any] = {}  # a follower's: what the owner last told of seats, watchers and clock
         self.meta_at = 0.0
         self.outbox: list[dict[str, Any]] = []  # the owner's changes since it last told them
@@ -115,8 +104,11 @@ class LiveTable:
         self.lagging = False  # behind the store at the last beat (a change not heard yet)
         #: A write failed and the store could not be read back: this copy may hold a move the store lacks, so it
         #: is dropped (its clients cut off, to connect again) and the table loaded afresh when the store is back.
-        self.broken = False
-        self.on_broken: Callable[[], Awaitable[None]] | None = None
+        self.dropped = False
+        self.on_dropped: Callable[[], Awaitable[None]] | None = None
+        #: The driver raised (a fault in the server, not the store): the table is stopped, and says so.
+        self.broken = row.status == "broken"
+        self.on_broken: Callable[[], None] | None = None
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -126,18 +118,17 @@ class LiveTable:
         self.table = Table(Match(self.rules, self.names(), seed=row.seed), agents)
         self.stand_in = GreedyBot(f"{row.seed}/stand-in")
         self.lock = asyncio.Lock()
-        self.clients: set[Client] = set()
-        self.connected_since: dict[int, float] = {}
-        self.absent_since: dict[int, float] = {}
+        self.audience = Audience()
+        self.presence_told: tuple[float, dict[str, Any] | None] = (float("-inf"), None)  # when, and what
+        self.presence_due: asyncio.TimerHandle | None = None
+        self.tasks: set[asyncio.Future[None]] = set()  # messages to the other processes, under way
         self.last_event = time.monotonic()
         self.turn_started = time.monotonic()
         self.deal_ended = time.monotonic()
         self.kick = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.played_for: dict[int, str] = {}  # event number: who played a person's turn ("clock", "absent")
-        self.idle_since = time.monotonic()  # since the last client left (or the table was loaded)
         self.handed: set[int] = set(row.settings.get("handed", []))  # seats handed to the stand-in by their person
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.rematch: str | None = row.settings.get("rematch")
 
     # ---------------------------------------------------------- queries
@@ -155,7 +146,12 @@ class LiveTable:
 
     def present(self) -> bool:
         """Is anyone connected to the table, on this process or (for its owner) on another?"""
-        return bool(self.clients) or bool(self.remote)
+        return self.audience.present()
+
+    def watching(self) -> int:
+        """How many watch the table, on every process (a follower: as its owner last told)."""
+        here = len(self.audience.watchers_here())
+        return self.audience.watching() if self.owned else max(here, int(self.meta.get("watching", 0)))
 
     @property
     def seated(self) -> bool:
@@ -178,14 +174,11 @@ class LiveTable:
         """The table's public info (docs/protocol.md); the invite link on ``base`` (else the public URL, or a path)."""
         match = self.table.match
         data = row_info(self.row, self.status(), match.totals, len(match.deals), base or self.public_url)
-        seen = self.presence() if self.owned else self.meta
+        told = self.presence_message()
+        people = {entry["seat"]: entry for entry in told["seats"]}
         for entry in data["seats"]:
-            if entry["kind"] == "person":
-                seat = entry["seat"]
-                entry["connected"] = seat in seen.get("connected", ())
-                entry["stand_in"] = seat in seen.get("stand_in", ())
-                entry["handed"] = seat in self.handed
-        data["watchers"] = list(seen.get("watchers", ()))
+            entry.update(people.get(entry["seat"], {}))
+        data["watchers"], data["watching"] = told["watchers"], told["watching"]
         data["rematch"] = self.rematch
         return data
 
@@ -193,19 +186,33 @@ class LiveTable:
         """The owner's word on who is here: the seats connected (on any process), stood in for, and the watchers."""
         now, match = time.monotonic(), self.table.match
         standing = [seat for seat in range(len(self.row.seats)) if self.row.seats[seat].kind == "person"]
-        watchers = [c.name for c in self.clients if c.seat is None]
-        for data, _ in self.remote.values():
-            watchers += data.get("watchers", [])
         return {
-            "connected": sorted(self.connected_since),
+            "connected": sorted(self.audience.connected_since),
             "stand_in": [
                 seat
                 for seat in standing
                 if (s := self._stand_in(seat)) is not None and now >= s[1] and bool(match.deals)
             ],
-            "watchers": watchers[:WATCHERS_LISTED],
+            "watchers": self.audience.watcher_names(),
+            "watching": self.audience.watching(),
             "clock": self.clock_left(),
         }
+
+    def presence_message(self) -> dict[str, Any]:
+        """Who is at the table, as the protocol's ``presence`` message tells it (and a table's info holds it)."""
+        seen = self.presence() if self.owned else self.meta
+        seats = [
+            {
+                "seat": seat,
+                "connected": seat in seen.get("connected", ()),
+                "stand_in": seat in seen.get("stand_in", ()),
+                "handed": seat in self.handed,
+            }
+            for seat, info in enumerate(self.row.seats)
+            if info.kind == "person"
+        ]
+        watchers = list(seen.get("watchers", ()))
+        return {"type": "presence", "seats": seats, "watchers": watchers, "watching": seen.get("watching", 0)}
 
     def shared_state(self) -> dict[str, Any]:
         """The parts of a state message that every client gets alike, made once per change."""
@@ -245,19 +252,16 @@ class LiveTable:
             "idle_left": deal.idle_turns_left() if deal is not None else None,
         }
 
-    def state_for(self, client: Client, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state message for one client: only what its seat may see."""
-        shared = shared or self.shared_state()
-        seat = client.seat
+    def state_for(self, seat: int | None, since: int, shared: dict[str, Any]) -> dict[str, Any]:
+        """The state message for a seat's clients (``None``: a spectator's) told up to event ``since``."""
         deal = self.table.deal
         mover = deal is not None and not deal.is_over and seat is not None and deal.to_move == seat
         events = [
             deal_event_json(event_json(e, seat), self.table)
             if e.kind == EventKind.DEAL
             else event_json(e, seat, self.played_for.get(e.number))
-            for e in self.table.events[client.sent :]
+            for e in self.table.events[since:]
         ]
-        client.sent = self.version
         return {
             "type": "state",
             "version": shared["version"],
@@ -287,47 +291,63 @@ class LiveTable:
 
     # ---------------------------------------------------------- changes
     async def join(self, client: Client) -> None:
+        """A client joins: it is told the table as its seat sees it and what was said lately; the others,
+        who is here now (a small ``presence`` message, not the state)."""
         async with self.lock:
-            self.clients.add(client)
-            self.idle_since = float("inf")
+            self.audience.add(client)
             self._refresh_presence()
-            await self.tell_all()
-            for line in list(self.chat):  # what was said at the table lately
-                await client.send(line)
+            client.post(encode(self.state_for(client.seat, client.sent, self.shared_state())))
+            client.sent = self.version
+            for line in list(self.audience.chat):
+                client.post(encode(line))
+            if self.broken:
+                client.post(encode(BROKEN.message()))
+        self.presence_changed()
         await self.tell_presence()
         self.kick.set()
 
     async def leave(self, client: Client) -> None:
-        async with self.lock:
-            self.clients.discard(client)
-            if not self.clients:
-                self.idle_since = time.monotonic()
-            self._refresh_presence()
-            await self.tell_all()
+        self.audience.discard(client)
+        self._refresh_presence()
+        self.presence_changed()
         await self.tell_presence()
         self.kick.set()
 
     def _refresh_presence(self) -> None:
         """Who is connected, from this process's clients and (for the owner) the others': away since when."""
-        if not self.owned:
+        if self.owned:
+            self.audience.reckon(self.row.seats)
+
+    def presence_changed(self) -> None:
+        """Tell every client here who is at the table now, if that changed, at most once a second."""
+        if self.presence_due is not None:
             return
-        here = {c.seat for c in self.clients if c.seat is not None}
-        for data, _ in self.remote.values():
-            here.update(data.get("seats", ()))
-        now = time.monotonic()
-        for seat, info in enumerate(self.row.seats):
-            if seat in here:
-                self.connected_since.setdefault(seat, now)
-                self.absent_since.pop(seat, None)
-            elif self.connected_since.pop(seat, None) is not None or info.token_hash is not None:
-                self.absent_since.setdefault(seat, now)  # away since they left, or since the table was loaded
+        wait = self.presence_told[0] + PRESENCE_EVERY - time.monotonic()
+        if wait > 0:
+            self.presence_due = asyncio.get_running_loop().call_later(wait, self._tell_presence_now)
+        else:
+            self._tell_presence_now()
+
+    def _tell_presence_now(self) -> None:
+        self.presence_due = None
+        message = self.presence_message()
+        if message == self.presence_told[1]:
+            return
+        self.presence_told = (time.monotonic(), message)
+        self.audience.post(message)
+        if self.owned and self.cluster is not None:  # and the followers, for their clients
+            self.background(self.cluster.publish(self.row.id, {"t": "meta", "meta": self.presence()}))
+
+    def background(self, work: Awaitable[None]) -> None:
+        """Work the caller does not wait for (a message to the other processes), kept until done."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def tell_presence(self) -> None:
         """Tell the other processes which seats and watchers this one has at the table (each beat, and on change)."""
         if self.cluster is not None:
-            seats = sorted({c.seat for c in self.clients if c.seat is not None})
-            watchers = [c.name for c in self.clients if c.seat is None]
-            await self.cluster.publish(self.row.id, {"t": "presence", "seats": seats, "watchers": watchers})
+            await self.cluster.publish(self.row.id, {"t": "presence", **self.audience.here()})
 
     # --------------------------------------------------- owner or follower
     async def _run(self, op: str, args: dict[str, Any]) -> Any:
@@ -378,6 +398,9 @@ class LiveTable:
         return result
 
     def _own(self) -> None:
+        """A change is made by the table's owner only, and never at a table stopped by a fault."""
+        if self.broken:
+            raise BROKEN
         if not self.owned:
             raise Moved
 
@@ -503,8 +526,7 @@ class LiveTable:
             await self._save_seats(seats)
             if seat in self.handed:
                 await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat})})
-            self.absent_since.pop(seat, None)
-            self.connected_since.pop(seat, None)
+            self.audience.seat_gone(seat)
             await self.tell_all()
 
     async def _save_seats(self, seats: list[SeatInfo]) -> None:
@@ -514,6 +536,8 @@ class LiveTable:
         self.outbox.append({"op": "seats", "seats": [s.to_data() for s in seats]})
 
     def _status_with(self, seats: list[SeatInfo]) -> str:
+        if self.broken:
+            return "broken"
         if self.table.match.is_over:
             return "over"
         return "playing" if all(s.kind == "bot" or s.token_hash for s in seats) else "open"
@@ -522,7 +546,7 @@ class LiveTable:
         """New seats; the connections of a seat whose person left (or was replaced) watch from now on."""
         for seat, (old, new) in enumerate(zip(self.row.seats, seats)):
             if old.token_hash is not None and old.token_hash != new.token_hash:
-                for client in self.clients:
+                for client in self.audience.clients:
                     if client.seat == seat:
                         client.seat = None
         self.row.seats = seats
@@ -546,9 +570,7 @@ class LiveTable:
 
     async def hear(self, line: dict[str, Any]) -> None:
         """A chat line said here or on another process: kept for who joins, and sent to this process's clients."""
-        self.chat.append(line)
-        clients = list(self.clients)
-        await asyncio.gather(*(c.send(line) for c in clients), return_exceptions=True)
+        self.audience.say(line)
 
     async def sit(self, seat: int, name: str) -> str:
         """Take a person's free seat under ``name``; returns the seat's token."""
@@ -570,7 +592,7 @@ class LiveTable:
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
             seats[seat].name, seats[seat].token_hash = name, token_hash(token)
             await self._save_seats(seats)
-            self.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
+            self.audience.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
             await self.tell_all()
         return token
 
@@ -594,7 +616,7 @@ class LiveTable:
             self.owner, self.epoch, self.told = None, epoch, self.version
             self.lagging = False
             self._turn_changed()
-            self.connected_since.clear()
+            self.audience.connected_since.clear()
             self._refresh_presence()
             await self.tell_all()  # and the followers hear who drives it now
         self.start()
@@ -609,7 +631,7 @@ class LiveTable:
         self.outbox.clear()
         self.kick.set()  # the driver sees it and stops
         await self.roll_back()
-        if not self.broken:
+        if not self.dropped:
             await self.tell_all()
 
     async def pass_on(self) -> None:
@@ -620,7 +642,7 @@ class LiveTable:
         one process, docs/deploy.md, makes that the rule).
         """
         async with self.lock:
-            if not self.owned or self.clients or len(self.remote) != 1 or self.cluster is None:
+            if not self.owned or self.audience.clients or len(self.audience.remote) != 1 or self.cluster is None:
                 return
             await self.store.release(self.cluster.node, [self.row.id])
             await self.lost(passed=True)
@@ -631,32 +653,40 @@ class LiveTable:
             await self.reload()
         except Exception:
             LOG.warning("table %s: the store cannot be read back; the table is dropped until it can", self.row.id)
-            self.broken = True
+            self.dropped = True
             self.kick.set()
-            clients, self.clients = list(self.clients), set()
-            for client in clients:
-                if client.cut is not None:
-                    with contextlib.suppress(Exception):
-                        await client.cut()
-            if self.on_broken is not None:
-                await self.on_broken()
+            self.audience.cut_all(SERVICE_RESTART, "the table is reloading; connect again")
+            if self.on_dropped is not None:
+                await self.on_dropped()
+
+    async def fault(self) -> None:
+        """The driver raised: a fault of the server, which playing on would only repeat.  The table stops, its
+        status ``broken`` in the store and for everyone at it (the moves so far are kept)."""
+        self.broken = True
+        self.row.status = "broken"
+        if self.on_broken is not None:
+            self.on_broken()
+        async with self.lock:
+            with contextlib.suppress(Exception):  # the store away: the table stays stopped on this process anyway
+                await self.store.save_status(self.row.id, "broken", self.epoch)
+            self.outbox.append({"op": "broken"})
+            self.audience.post(BROKEN.message())
+            with contextlib.suppress(Exception):  # a table left half-changed by the fault may not even say itself
+                await self.tell_all()
 
     # ---------------------------------------------------------- following
     async def heard(self, message: dict[str, Any]) -> None:
         """A message of another process about this table: a change, its clients here, or a chat line."""
         kind = message.get("t")
         if kind == "presence":
-            if message["seats"] or message["watchers"]:
-                self.remote[message["node"]] = (message, time.monotonic())
-            else:
-                self.remote.pop(message["node"], None)
+            self.audience.heard(message["node"], message)
             if self.owned:
-                async with self.lock:
-                    before = sorted(self.connected_since), self.presence()["watchers"]
-                    self._refresh_presence()
-                    if (sorted(self.connected_since), self.presence()["watchers"]) != before:
-                        await self.tell_all()
+                self._refresh_presence()
+                self.presence_changed()
                 self.kick.set()
+        elif kind == "meta" and not self.owned:
+            self.meta, self.meta_at = message["meta"], time.monotonic()
+            self.presence_changed()
         elif kind == "said":
             await self.hear(message["line"])
         elif kind == "change" and not self.owned:
@@ -693,6 +723,10 @@ class LiveTable:
             self._set_seats([SeatInfo(**s) for s in op["seats"]])
         elif kind == "settings":
             self._set_settings(op["settings"])
+        elif kind == "broken":
+            self.broken = True
+            self.row.status = "broken"
+            self.audience.post(BROKEN.message())
 
     async def catch_up(self) -> None:
         """A follower behind the store (a change it did not hear, Redis away): from the store."""
@@ -703,32 +737,39 @@ class LiveTable:
 
     def beat(self, every: float) -> None:
         """Forget the nodes that have told nothing of their clients for a few beats (gone, or cut off)."""
-        stale = time.monotonic() - PRESENCE_BEATS * every
-        for node in [n for n, (_, heard) in self.remote.items() if heard < stale]:
-            del self.remote[node]
+        self.audience.forget_silent(every)
         if self.owned:
             self._refresh_presence()
+            self.presence_changed()
             self.kick.set()
 
     async def _drive(self) -> None:
         """Play what is due (a bot's move, a stand-in's, the next deal), then wait until something is.
 
-        A failure (the store down, a worker lost) is logged and tried again a second later: the table waits,
-        it does not stop.
+        The store away is waited out: the move is tried again each second (and logged once).  Anything
+        else that raises is a fault of the server, which trying again would only repeat: the table stops,
+        broken (:meth:`fault`), logged once.
         """
-        while self.owned and not self.broken:
+        store_away = False
+        while self.owned and not self.dropped and not self.broken:
             self.kick.clear()  # a kick during the look below wakes the wait at once
             try:
                 async with self.lock:
-                    wait = await self._due() if self.owned and not self.broken else None
+                    wait = await self._due() if self.owned and not self.dropped else None
                 if isinstance(wait, Think):
                     await self._think(wait)
                     continue
+                store_away = False
             except Moved:
                 return  # another process drives the table now
-            except Exception:
-                LOG.exception("table %s: its driver failed; it tries again in a second", self.row.id)
-                wait = 1.0
+            except Exception as exc:
+                if not (isinstance(exc, TableError) and exc.code == "store"):
+                    LOG.exception("table %s: its driver failed; the table is stopped (broken)", self.row.id)
+                    await self.fault()
+                    return
+                if not store_away:
+                    LOG.warning("table %s: the store takes no moves; the table tries again each second", self.row.id)
+                store_away, wait = True, 1.0
             if wait == 0:
                 continue
             with contextlib.suppress(TimeoutError):
@@ -767,7 +808,7 @@ class LiveTable:
             return await self._step(None) if now >= paced else paced - now
         waits = []
         standing_in = self._stand_in(seat)
-        if standing_in is not None and self.connected_since:
+        if standing_in is not None and self.audience.connected_since:
             # the stand-in plays each turn at the bots' pace (after a long absence, or at once for a seat handed
             # over or left free), for the people who wait; with nobody at the table it waits too, and the match
             # is where they left it when they return
@@ -790,8 +831,8 @@ class LiveTable:
             return "handed", 0.0
         if self.row.seats[seat].token_hash is None:
             return "left", 0.0
-        if seat in self.absent_since:
-            return "absent", self.absent_since[seat] + self.settings.absent_after
+        if seat in self.audience.absent_since:
+            return "absent", self.audience.absent_since[seat] + self.settings.absent_after
         return None
 
     async def _step(self, agent: Agent | None, by: str | None = None) -> float | Think:
@@ -837,7 +878,7 @@ class LiveTable:
             raise Moved from None
         except Exception:
             await self.roll_back()
-            raise
+            raise TableError("store", "the deal could not be saved; the table is as it was") from None
         self.outbox.append({"op": "deal", "deck": deck, "dealer": deal.dealer})
         self._turn_changed()
         await self.tell_all()
@@ -896,7 +937,7 @@ class LiveTable:
         self.table = fresh.table
         self.row = fresh.row
         self.played_for = fresh.played_for
-        for client in self.clients:
+        for client in self.audience.clients:
             client.sent = min(client.sent, self.version)
 
     async def tell_all(self) -> None:
@@ -905,14 +946,9 @@ class LiveTable:
             change = {"t": "change", "v0": self.told, "v": self.version, "ops": self.outbox, "meta": self.presence()}
             self.outbox, self.told = [], self.version
             await self.cluster.publish(self.row.id, change)
-        clients = list(self.clients)
-        if not clients:
-            return
-        shared = self.shared_state()
-        results = await asyncio.gather(*(c.send(self.state_for(c, shared)) for c in clients), return_exceptions=True)
-        for client, result in zip(clients, results):
-            if isinstance(result, Exception):
-                self.clients.discard(client)
+        if self.audience.clients:
+            shared = self.shared_state()
+            self.audience.tell(lambda seat, since: self.state_for(seat, since, shared), self.version)
 
 
 def rebuild(

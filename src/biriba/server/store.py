@@ -54,7 +54,7 @@ tables = Table(
     Column("settings", Text, nullable=False),  # bot_delay, absent_after, turn_clock
     Column("seats", Text, nullable=False),  # per seat: kind, bot, name, token hash
     Column("seed", String(64), nullable=False),
-    Column("status", String(8), nullable=False),  # open, playing, over, expired
+    Column("status", String(8), nullable=False),  # open, playing, over, expired, broken
     Column("version", Integer, nullable=False),  # the table's events so far
     Column("creator", String(64)),  # a hash of the address that made it (open tables per address)
     Column("claimed", Integer, nullable=False, server_default="0"),  # 1 once a person has sat
@@ -264,6 +264,10 @@ class Store:
     async def save_settings(self, table_id: str, settings: dict[str, Any], epoch: int | None = None) -> None:
         """A table's settings changed (its rematch's id, once asked for; the seats handed to the stand-in)."""
         await self._fenced_update(table_id, epoch, settings=json.dumps(settings))
+
+    async def save_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
+        """A table's status set apart from its moves (``broken``: stopped by a fault of the server)."""
+        await self._fenced_update(table_id, epoch, status=status)
 
     async def _fenced_update(self, table_id: str, epoch: int | None, **values: Any) -> None:
         where = tables.c.id == table_id
