@@ -991,7 +991,7 @@ PHRASES += ["good_game", "bye"]
 EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
 #: The server's refusal codes a player can meet (docs/protocol.md), said in the reader's language.
 ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store", "moving"]
-ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale"]
+ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale", "broken", "too_many"]
 BY = ["clock", "absent", "handed", "left"]
 
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
@@ -1124,7 +1124,7 @@ def test_every_key_in_the_catalog_is_used_by_the_javascript() -> None:
 def test_the_page_speaks_only_the_documented_protocol() -> None:
     """Every message the page sends is one the server's schema takes, and every message either side
     speaks of is in docs/protocol.md."""
-    from biriba.server.app import MESSAGE_TYPES
+    from biriba.server.connection import MESSAGE_TYPES
 
     script = "\n".join(path.read_text() for path in STATIC.rglob("*.js"))
     protocol = (STATIC.parents[3] / "docs" / "protocol.md").read_text()

@@ -145,6 +145,7 @@ class Connection:
     def cut(self, code: int, reason: str) -> None:
         """Close the connection without waiting on the client (it connects again); dropped if it reads nothing."""
         if self.closing is None:
+            self.metrics.cut.labels(str(code)).inc()
             self.closing = asyncio.ensure_future(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
@@ -160,6 +161,7 @@ class Connection:
 
     async def refuse(self, refusal: TableError, code: int) -> NoReturn:
         """Refuse the connection: the error, then close with ``code``."""
+        self.metrics.cut.labels(str(code)).inc()
         with contextlib.suppress(WebSocketDisconnect):
             await self.error(refusal)
         with contextlib.suppress(RuntimeError, OSError):

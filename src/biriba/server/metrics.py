@@ -33,6 +33,12 @@ class Metrics:
         self.refused = Counter(
             "biriba_refusals", "Requests and messages refused, by code", ["code"], registry=self.registry
         )
+        self.cut = Counter(
+            "biriba_clients_cut",
+            "Connections the server closed, by close code: 4420 fell behind, 4429 over a cap, 1012 table reloading",
+            ["code"],
+            registry=self.registry,
+        )
         self.registry.register(_Gauges(gauges))
 
     def text(self) -> bytes:

@@ -2,13 +2,16 @@
 // and the first event not yet seen, a ping to keep it alive, reconnection
 // with backoff (at once when the browser comes back online or the tab is
 // shown again), and what the close codes mean: 4401 the seat is no longer
-// this browser's, 4404 no such table.
+// this browser's, 4404 no such table, 4420 the page fell behind (connect
+// again at once), 4429 too many connections (try again after a while).
 
 import { storeSeat, storedName } from "../api.js";
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 
 const PING_EVERY = 25000;
+/** After the server turned the connection away for too many (4429): the wait before trying again. */
+const TOO_MANY_WAIT = 30000;
 
 /** The join message: the seat's token (or null to watch), the first event not seen, and a watcher's name if it has one. */
 export function joinMessage(S, name = "") {
@@ -86,18 +89,20 @@ export function openConnection(ctx, onMessage) {
         );
         return;
       }
-      scheduleReconnect();
+      if (event.code === 4420) C.attempts = 0; // fell behind: connect again at once, and be told afresh
+      scheduleReconnect(event.code === 4429 ? TOO_MANY_WAIT : null);
       ctx.render();
     });
   }
 
-  function scheduleReconnect() {
+  function scheduleReconnect(wait = null) {
     if (C.stopped) return;
     clearTimeout(C.retryTimer);
-    const delay = Math.min(15000, 500 * 2 ** C.attempts) * (0.8 + Math.random() * 0.4);
+    const delay = (wait || Math.min(15000, 500 * 2 ** C.attempts)) * (0.8 + Math.random() * 0.4);
     C.attempts += 1;
     const seconds = Math.max(1, Math.round(delay / 1000));
-    page.banner(S.everConnected ? t("conn.reconnecting", { n: seconds }) : t("conn.connecting"));
+    if (wait) page.banner(t("conn.too_many", { n: seconds }));
+    else page.banner(S.everConnected ? t("conn.reconnecting", { n: seconds }) : t("conn.connecting"));
     C.retryTimer = setTimeout(connect, delay);
   }
 

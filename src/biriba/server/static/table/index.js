@@ -231,6 +231,8 @@ export function showTable(page, id, watching = false) {
       const p = M.applyHint(S, message);
       ctx.render();
       if (p) page.announce(hintAnnouncement(message.action));
+    } else if (message.type === "presence") {
+      if (M.applyPresence(S, message)) ctx.render();
     } else if (message.type === "said") {
       if (hearChat(ctx, message)) ctx.render();
     } else if (message.type === "rematch") {

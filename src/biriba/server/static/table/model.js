@@ -123,11 +123,30 @@ export function teamShort(S, team) {
   return seats.map((s) => nameOf(S, s)).join(" & ");
 }
 
-/** The names of who watches, a nameless one as "a guest". */
+/** The names of who watches (the first few), a nameless one as "a guest". */
 export function watcherNames(S) {
   const info = tableInfo(S);
   const list = info && Array.isArray(info.watchers) ? info.watchers : [];
   return list.map((name) => name || t("watchers.guest"));
+}
+
+/** How many watch: all of them, though the server lists only the first few names. */
+export function watcherCount(S) {
+  const info = tableInfo(S);
+  return Math.max(info && typeof info.watching === "number" ? info.watching : 0, watcherNames(S).length);
+}
+
+/** Who is at the table now (a `presence` message), into the table's info; true when taken in. */
+export function applyPresence(S, message) {
+  const info = tableInfo(S);
+  if (!info) return false;
+  for (const entry of message.seats || []) {
+    const seat = info.seats[entry.seat];
+    if (seat) Object.assign(seat, { connected: entry.connected, stand_in: entry.stand_in, handed: entry.handed });
+  }
+  info.watchers = Array.isArray(message.watchers) ? message.watchers : [];
+  info.watching = message.watching || 0;
+  return true;
 }
 
 /** The table's chat setting: "off", "phrases" or "text". */

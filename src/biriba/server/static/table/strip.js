@@ -64,6 +64,7 @@ export function turnText(S) {
   const info = M.tableInfo(S);
   const v = M.viewData(S);
   if (info.status === "over") return { text: t("turn.match_over"), mine: false };
+  if (info.status === "broken") return { text: t("turn.broken"), mine: false };
   if (!v) {
     const free = info.seats.filter((s) => s.kind === "person" && !s.name).length;
     return { text: free ? t("turn.waiting_seats", { n: free }) : t("turn.dealing"), mine: false };
@@ -200,13 +201,15 @@ export function renderPlayers(ctx) {
   const start = M.isSeated(S) ? S.me : 0;
   for (let k = 0; k < count; k += 1) players.append(playerItem(S, info, (start + k) % count));
   const names = M.watcherNames(S);
-  watchers.hidden = !names.length;
-  if (names.length) {
+  const watching = M.watcherCount(S);
+  watchers.hidden = !watching;
+  if (watching) {
+    const more = watching > names.length ? "…" : "";
     watchers.append(
       icon("eye"),
       " ",
-      h("span", { class: "watchers-count" }, t("watchers.count", { n: names.length })),
-      h("span", { class: "watchers-names" }, `: ${names.join(", ")}`),
+      h("span", { class: "watchers-count" }, t("watchers.count", { n: watching })),
+      names.length ? h("span", { class: "watchers-names" }, `: ${names.join(", ")}${more}`) : null,
     );
   }
 }

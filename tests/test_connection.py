@@ -1,0 +1,182 @@
+"""One WebSocket at a table (server/connection.py): a client that never reads, and the caps on connections.
+
+A real server on loopback (uvicorn in a thread) and WebSocket clients, as in test_server.py; the client
+that never reads is a raw socket with a small receive buffer, as a hostile one would be (issue 49).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+import json
+import os
+import re
+import socket
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+
+from biriba.server.config import ServerConfig
+from serverkit import Player, create_table, serving, sit
+
+PERSON = {"kind": "person"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+def masked_frame(text: str) -> bytes:
+    """A client's WebSocket text frame (RFC 6455: a client masks what it sends)."""
+    payload, mask = text.encode(), os.urandom(4)
+    length = len(payload)
+    header = bytes([0x81, 0x80 | length]) if length < 126 else bytes([0x81, 0x80 | 126]) + length.to_bytes(2, "big")
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def deaf_watcher(url: str, table_id: str) -> socket.socket:
+    """A watcher with a 4 KiB receive buffer that joins and then never reads another byte."""
+    address = urlsplit(url)
+    host, port = address.hostname or "127.0.0.1", address.port or 80
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/{table_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):  # the handshake's answer, byte by byte: not one byte of a frame
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    sock.sendall(masked_frame(json.dumps({"type": "join", "token": None, "since": 0})))
+    return sock
+
+
+def metric(url: str, name: str) -> float:
+    """A sample's value in /metrics (0 when absent)."""
+    found = re.search(rf"^{re.escape(name)} (\S+)$", httpx.get(url + "/metrics").text, re.MULTILINE)
+    return float(found[1]) if found else 0.0
+
+
+def test_a_watcher_that_never_reads_is_cut_off_and_its_table_plays_on(tmp_path: Any) -> None:
+    """Issue 49, row 1: the table never waits on a client; one that falls behind is closed with 4420."""
+    config = ServerConfig(bot_workers=1, send_timeout=2.0)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, _app):
+        table = create_table(url, [GREEDY] * 4, bot_delay=0.02, options={"target": 100_000})
+        deaf = deaf_watcher(url, table["id"])
+        try:
+
+            async def main() -> list[float]:
+                arrivals: list[float] = []
+                cut_at, looked = None, 0.0
+                async with Player(url, table["id"], None, name="Maria") as watcher:
+                    end = time.monotonic() + 60
+                    while time.monotonic() < end:
+                        message = await watcher.receive(10)
+                        now = time.monotonic()
+                        if message["type"] == "state" and message["events"]:
+                            arrivals.append(now)
+                        if cut_at is None and now > looked + 0.5:
+                            looked = now
+                            cut_at = now if metric(url, 'biriba_clients_cut_total{code="4420"}') else None
+                        if cut_at is not None and now > cut_at + 3:
+                            return arrivals  # and the table played on for 3 s after
+                raise AssertionError("the deaf watcher was never cut off")
+
+            arrivals = asyncio.run(main())
+        finally:
+            deaf.close()
+        gaps = [b - a for a, b in itertools.pairwise(arrivals)]
+        assert max(gaps) < 5, f"the table stood still {max(gaps):.1f} s while a watcher read nothing"
+        assert metric(url, 'biriba_clients_cut_total{code="4420"}') == 1
+
+
+def test_connections_are_capped_per_address_per_table_and_watchers_per_table(tmp_path: Any) -> None:
+    """Issue 49, row 3: one address cannot open connections without end; each cap refuses with 4429."""
+    config = ServerConfig(bot_workers=1, connections_per_address=5, connections_per_table=3, watchers=2)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, _app):
+        first = create_table(url, [PERSON, PERSON, GREEDY, GREEDY])  # half seated: nothing is dealt
+        token = sit(url, first["id"], 0, "Eleni")
+        other = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])
+
+        async def refused(player: Player) -> dict[str, Any]:
+            error = await player.until(lambda m: m["type"] == "error")
+            assert player.socket is not None
+            try:
+                await asyncio.wait_for(player.socket.recv(), 5)
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 4429
+            else:
+                raise AssertionError("the connection over the cap stayed open")
+            return error
+
+        async def main() -> None:
+            async with Player(url, first["id"], None) as one, Player(url, first["id"], None) as two:
+                await one.until(lambda m: m["type"] == "state")
+                await two.until(lambda m: m["type"] == "state")
+                async with Player(url, first["id"], None) as third:
+                    error = await refused(third)
+                    assert error["code"] == "too_many" and "2 watchers" in error["message"]
+                async with Player(url, first["id"], token) as eleni:  # a seat is not a watcher: in, the third
+                    await eleni.until(lambda m: m["type"] == "state")
+                    async with Player(url, first["id"], token) as again:
+                        error = await refused(again)
+                        assert "3 connections to this table" in error["message"]
+                    async with Player(url, other["id"], None) as fourth, Player(url, other["id"], None) as fifth:
+                        await fourth.until(lambda m: m["type"] == "state")
+                        await fifth.until(lambda m: m["type"] == "state")
+                        async with Player(url, other["id"], None) as sixth:
+                            error = await refused(sixth)
+                            assert "5 connections" in error["message"]
+                        assert metric(url, "biriba_connections") == 5
+            async with Player(url, first["id"], None) as later:  # the caps count open connections only
+                await later.until(lambda m: m["type"] == "state")
+
+        asyncio.run(main())
+        assert metric(url, 'biriba_clients_cut_total{code="4429"}') == 3
+
+
+async def drain(player: Player) -> None:
+    """Read what has come for the player, until nothing more comes for a fifth of a second."""
+    while True:
+        try:
+            await player.receive(0.2)
+        except TimeoutError:
+            return
+
+
+def test_coming_and_going_is_told_in_small_messages_at_most_once_a_second(tmp_path: Any) -> None:
+    """Issue 49, row 3: a client that joins and leaves in a loop resends no state to the watchers."""
+    config = ServerConfig(bot_workers=1, connections_per_address=100, connections_per_table=100)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, _app):
+        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY])
+        sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> None:
+            watchers = [Player(url, table["id"], None, name=f"w{n}") for n in range(30)]
+            for watcher in watchers:
+                await watcher.__aenter__()
+                await watcher.until(lambda m: m["type"] == "state")
+            await asyncio.sleep(1.5)
+            for watcher in watchers:  # what their own coming told, read before the loop
+                await drain(watcher)
+                watcher.messages.clear()
+            started = time.monotonic()
+            for _ in range(20):
+                async with Player(url, table["id"], None) as passing:
+                    await passing.until(lambda m: m["type"] == "state")
+            took = time.monotonic() - started
+            await asyncio.sleep(1.5)  # the last presence, told at most a second after the last change
+            for watcher in watchers:
+                await drain(watcher)
+            for watcher in watchers:
+                kinds = {m["type"] for m in watcher.messages}
+                assert kinds <= {"presence"}, kinds
+                assert len(watcher.messages) <= took + 2, (len(watcher.messages), took)
+                assert watcher.messages[-1]["watching"] == 30
+                await watcher.__aexit__()
+
+        asyncio.run(main())
