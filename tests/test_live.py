@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from serverkit import Player, create_table, running_server, sit
+from serverkit import Player, create_table, running_server, serving, sit
 
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -239,3 +239,43 @@ def test_a_rematch_keeps_the_rules_and_seats_and_each_person_their_seat(tmp_path
         assert [s["kind"] for s in info["seats"]] == ["person", "bot", "bot", "bot"]
         assert info["seats"][0]["name"] == "Eleni" and info["status"] == "playing"
         assert httpx.get(f"{url}/api/tables/{table['id']}").json()["rematch"] == again["table"]
+
+
+class FaultyBot:
+    """A bot with a fault: it raises when asked for a move (as the engine did on a null rule option)."""
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        raise TypeError("a fault of the server")
+
+
+def test_a_table_whose_driver_raises_stops_broken_logged_once_and_counted(tmp_path: Any, caplog: Any) -> None:
+    """Issue 49, row 2: never a loop of tracebacks; the table says it is broken and refuses every change."""
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    with serving(db) as (url, app):
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+        live = app.state.hall.live[table["id"]]
+        live.table.agents[1] = FaultyBot()  # the seat after the person's: its first move raises
+        token = sit(url, table["id"], 0, "Eleni")
+
+        async def main() -> None:
+            async with Player(url, table["id"], token) as me:
+                while (message := await me.receive())["type"] != "error":  # my turns, until the bot's comes
+                    if message["type"] == "state" and message["legal"]:
+                        action = random.Random(message["version"]).choice(message["legal"])
+                        await me.send({"type": "action", "action": action, "version": message["version"]})
+                assert message["code"] == "broken"
+                broken = await me.until(lambda m: m["type"] == "state" and m["table"]["status"] == "broken")
+                await asyncio.sleep(2.5)  # a driver that tried again would have raised twice more by now
+                await me.send({"type": "action", "action": "draw", "version": broken["version"]})
+                refused = await me.until(lambda m: m["type"] == "error")
+                assert refused["code"] == "broken"
+
+        asyncio.run(main())
+        faults = [r for r in caplog.records if r.name == "biriba.server" and r.exc_info is not None]
+        assert len(faults) == 1 and table["id"] in faults[0].getMessage()
+        assert "biriba_tables_broken 1.0" in httpx.get(url + "/metrics").text
+        assert httpx.get(f"{url}/api/tables/{table['id']}").json()["status"] == "broken"
+    with serving(db) as (url, app):  # after a restart: loaded broken, its driver never started
+        assert httpx.get(f"{url}/api/tables/{table['id']}").json()["status"] == "broken"
+        live = app.state.hall.live[table["id"]]
+        assert live.broken and live.driver is None

@@ -598,8 +598,8 @@ class LiveTable:
 
     # ----------------------------------------------------------- driving
     def start(self) -> None:
-        """The driver starts, if this process owns the table."""
-        if self.owned and (self.driver is None or self.driver.done()):
+        """The driver starts, if this process owns the table (and no fault stopped it)."""
+        if self.owned and not self.broken and (self.driver is None or self.driver.done()):
             self.driver = asyncio.create_task(self._drive(), name=f"table {self.row.id}")
 
     async def stop(self) -> None:

@@ -182,7 +182,7 @@ class TableInfo(BaseModel):
     invite: str
     rules: RulesPublic
     seats: list[SeatPublic]
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "broken"]
     totals: list[int]
     deals: int
     settings: dict[str, float | str | None]
