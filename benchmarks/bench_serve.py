@@ -250,8 +250,8 @@ async def drop_postgres(name: str) -> None:
     await conn.close()
 
 
-#: A benchmark makes hundreds of tables from one address: the quotas are opened wide.
-ROOMY = ("--tables-per-minute", "1000000", "--open-tables", "1000000")
+#: A benchmark makes hundreds of tables, and their clients, from one address: the quotas are opened wide.
+ROOMY = ("--tables-per-minute", "1000000", "--open-tables", "1000000", "--connections-per-address", "1000000")
 
 
 def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, paced: int, hard: int) -> dict[str, Any]:

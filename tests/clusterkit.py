@@ -41,21 +41,46 @@ NGINX_CONF = ROOT / "deploy" / "nginx" / "biriba.conf"
 
 
 class RedisServer:
-    """A ``redis-server`` of the test's own on a free port, that the test may stop and start again."""
+    """A ``redis-server`` of the test's own on a free port, that the test may stop and start again.
 
-    def __init__(self, folder: Path) -> None:
+    With a ``password`` it asks for one; with ``tls`` it speaks TLS only, with a certificate for 127.0.0.1
+    signed by a certificate authority of the test's own (``ca``), as docs/deploy.md runs it between machines.
+    """
+
+    def __init__(self, folder: Path, password: str | None = None, tls: bool = False) -> None:
         self.port = free_port()
         self.folder = folder
+        self.password = password
+        self.tls = tls
+        self.ca = folder / "redis-ca.crt"
         self.process: subprocess.Popen[bytes] | None = None
+        if tls:
+            make_certificate(folder)
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}"
+        secret = f":{self.password}@" if self.password else ""
+        if self.tls:
+            return f"rediss://{secret}127.0.0.1:{self.port}/0?ssl_ca_certs={self.ca}"
+        return f"redis://{secret}127.0.0.1:{self.port}"
 
     def start(self) -> None:
         binary = redis_path()
         assert binary is not None
         flags = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        if self.password:
+            flags += ["--requirepass", self.password]
+        if self.tls:
+            certificate, key = self.folder / "redis.crt", self.folder / "redis.key"
+            flags += ["--port", "0", "--tls-port", str(self.port), "--tls-auth-clients", "no"]
+            flags += [
+                "--tls-cert-file",
+                str(certificate),
+                "--tls-key-file",
+                str(key),
+                "--tls-ca-cert-file",
+                str(self.ca),
+            ]
         self.process = subprocess.Popen(
             [binary, *flags, "--dir", str(self.folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -65,6 +90,24 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+
+
+def make_certificate(folder: Path) -> None:
+    """A certificate authority (``redis-ca.crt``) and, signed by it, a server certificate for 127.0.0.1."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "redis-ca.key", "-out", "redis-ca.crt",
+            "-days", "1", "-subj", "/CN=biriba test CA")  # fmt: skip
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl(
+        "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "redis.key", "-out", "redis.csr", "-subj", "/CN=127.0.0.1"
+    )
+    openssl(
+        "x509", "-req", "-in", "redis.csr", "-CA", "redis-ca.crt", "-CAkey", "redis-ca.key", "-CAcreateserial",
+        "-out", "redis.crt", "-days", "1", "-extfile", "san.ext",
+    )  # fmt: skip
 
 
 def wait_for_port(port: int, what: str, seconds: float = 20) -> None:
@@ -128,8 +171,8 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 @contextlib.contextmanager
-def redis_server(folder: Path) -> Iterator[RedisServer]:
-    server = RedisServer(folder)
+def redis_server(folder: Path, password: str | None = None, tls: bool = False) -> Iterator[RedisServer]:
+    server = RedisServer(folder, password, tls)
     server.start()
     try:
         yield server
@@ -187,8 +230,11 @@ http {{
 class ServerProcess:
     """``biriba serve --redis URL`` on its own port, to kill, freeze, and start again."""
 
-    def __init__(self, db: str, redis: str, lease_ttl: float, port: int | None = None) -> None:
+    def __init__(
+        self, db: str, redis: str, lease_ttl: float, port: int | None = None, flags: tuple[str, ...] = ()
+    ) -> None:
         self.db, self.redis, self.lease_ttl = db, redis, lease_ttl
+        self.flags = flags  # after the kit's own: a flag given again overrides it
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.node = ""
@@ -199,7 +245,9 @@ class ServerProcess:
 
     def start(self) -> None:
         flags = ["--redis", self.redis, "--lease-ttl", str(self.lease_ttl), "--bot-workers", "1"]
-        flags += ["--tables-per-minute", "1000", "--open-tables", "1000"]  # every test table comes from 127.0.0.1
+        # every test table and client comes from 127.0.0.1 (through nginx or not): the quotas are opened wide
+        flags += ["--tables-per-minute", "1000", "--open-tables", "1000"]
+        flags += ["--connections-per-address", "10000", "--connections-per-table", "1000", *self.flags]
         self.log = Path(tempfile.gettempdir()) / f"biriba-serve-{self.port}.log"
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import signal
 import time
 from collections import Counter
@@ -30,7 +32,7 @@ import pytest
 from biriba.server.live import rebuild
 from biriba.server.store import Store
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import BIRIBA, create_table, server_process, sit
+from serverkit import BIRIBA, Player, create_table, server_process, sit
 
 pytestmark = [
     pytest.mark.needs("postgresql"),
@@ -348,3 +350,97 @@ def test_a_table_goes_to_the_process_its_players_are_on(postgres_url: str, tmp_p
         finally:
             maker.stop()
             host.stop()
+
+
+def test_an_addresss_quotas_hold_over_every_process(postgres_url: str, tmp_path: Path) -> None:
+    """Issue 49, row 6: the tables an address makes a minute, and a seat's hints, are counted in Redis, so that
+    going round the processes gains nothing."""
+    with redis_server(tmp_path) as redis:
+        quota = ("--tables-per-minute", "3")
+        servers = [ServerProcess(postgres_url, redis.url, LEASE, flags=quota) for _ in range(2)]
+        try:
+            for server in servers:
+                server.start()
+            body = {"rules": "classic", "seats": [PERSON, GREEDY, GREEDY, GREEDY], "bot_delay": 0}
+            made = [httpx.post(servers[n % 2].url + "/api/tables", json=body, timeout=10) for n in range(4)]
+            assert [r.status_code for r in made] == [201, 201, 201, 429]
+            assert 1 <= int(made[-1].headers["Retry-After"]) <= 60
+            table = made[0].json()["id"]
+            token = sit(servers[0].url, table, 0, "Eleni")
+
+            async def hints() -> list[dict[str, Any]]:
+                """The one seat on both processes, asking a hint on each at once, on its turn."""
+                async with Player(servers[0].url, table, token) as one, Player(servers[1].url, table, token) as two:
+                    for tab in (one, two):
+                        await tab.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+                    for tab in (one, two):
+                        await tab.send({"type": "hint"})
+                    return [await tab.until(lambda m: m["type"] in ("hint", "error")) for tab in (one, two)]
+
+            answers = asyncio.run(hints())
+            assert sorted(a["type"] for a in answers) == ["error", "hint"], answers
+            assert [a["code"] for a in answers if a["type"] == "error"] == ["rate_limited"]
+        finally:
+            for server in servers:
+                server.stop()
+
+
+def test_over_a_redis_with_a_password_and_tls_no_token_nor_deck_crosses_the_bus(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Issue 49, row 8: docs/deploy.md's Redis between machines (a password, TLS) works, and a listener on every
+    channel of it hears no seat's token and no deck, though a follower replays every deal."""
+    import redis.asyncio as aioredis
+
+    with redis_server(tmp_path, password="a long secret", tls=True) as redis:
+        owner, follower = (ServerProcess(postgres_url, redis.url, LEASE) for _ in range(2))
+        try:
+            owner.start()
+            follower.start()
+            table = create_table(owner.url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0, deal_pause=0.5)
+            heard: list[str] = []
+
+            async def main() -> tuple[str, str]:
+                listener = aioredis.from_url(redis.url)
+                pubsub = listener.pubsub()
+                await pubsub.psubscribe("biriba:*")
+                listening = asyncio.create_task(listen(pubsub))
+                eleni = sit(owner.url, table["id"], 0, "Eleni")
+                nikos = sit(follower.url, table["id"], 1, "Nikos")  # asked of the owner through the bus
+                async with Player(owner.url, table["id"], eleni) as a, Player(follower.url, table["id"], nikos) as b:
+                    second_deal = lambda m: m["table"]["deals"] >= 2  # noqa: E731
+                    await asyncio.wait_for(
+                        asyncio.gather(a.play(random.Random(1), second_deal), b.play(random.Random(2), second_deal)),
+                        120,
+                    )
+                listening.cancel()
+                await pubsub.aclose()
+                await listener.aclose()
+                return eleni, nikos
+
+            async def listen(pubsub: Any) -> None:
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None and message["type"] == "pmessage":
+                        heard.append(message["data"].decode())
+
+            tokens = asyncio.run(main())
+            stored = asyncio.run(load(postgres_url, table["id"]))
+        finally:
+            owner.stop()
+            follower.stop()
+    assert any('"t":"change"' in m.replace(" ", "") for m in heard), "the listener heard the owner's changes"
+    assert len(stored.deals) >= 2
+    for message in heard:
+        assert not any(token in message for token in tokens), "a seat's token crossed the bus"
+        assert '"deck"' not in message
+        for _, _, deck in stored.deals:
+            assert json.dumps(deck[:8])[1:-1] not in message, "a deck crossed the bus"
+
+
+async def load(db: str, table_id: str) -> Any:
+    store = await Store.open(db)
+    try:
+        return await store.load(table_id)
+    finally:
+        await store.close()

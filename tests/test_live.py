@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from biriba.server.config import ServerConfig
 from serverkit import Player, create_table, running_server, serving, sit
 
 PERSON = {"kind": "person"}
@@ -279,3 +280,40 @@ def test_a_table_whose_driver_raises_stops_broken_logged_once_and_counted(tmp_pa
         assert httpx.get(f"{url}/api/tables/{table['id']}").json()["status"] == "broken"
         live = app.state.hall.live[table["id"]]
         assert live.broken and live.driver is None
+
+
+def test_a_seats_hints_are_paced_over_all_its_connections_and_an_addresss_over_its_seats(tmp_path: Any) -> None:
+    """Issue 49, row 6: thirty tabs of one seat get one hint in five seconds, not thirty; an address's seats
+    share its quota a minute."""
+    config = ServerConfig(bot_workers=1, hints_per_minute=2)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, _app):
+        seated = []
+        for _ in range(2):
+            table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
+            seated.append((table["id"], sit(url, table["id"], 0, "Eleni")))
+
+        async def my_turn(table_id: str, token: str, tabs: int) -> list[Player]:
+            players = [Player(url, table_id, token) for _ in range(tabs)]
+            for player in players:
+                await player.__aenter__()
+            await players[0].until(lambda m: m["type"] == "state" and bool(m["legal"]))
+            return players
+
+        async def main() -> None:
+            tabs = await my_turn(*seated[0], tabs=4)
+            for tab in tabs:
+                await tab.send({"type": "hint"})
+            answers = [await tab.until(lambda m: m["type"] in ("hint", "error")) for tab in tabs]
+            assert sorted(a["type"] for a in answers) == ["error", "error", "error", "hint"]
+            assert {a["code"] for a in answers if a["type"] == "error"} == {"rate_limited"}
+            other = (await my_turn(*seated[1], tabs=1))[0]
+            await other.send({"type": "hint"})
+            assert (await other.until(lambda m: m["type"] in ("hint", "error")))["type"] == "hint"
+            await asyncio.sleep(5.1)  # the first seat's pace has passed, but not the address's minute
+            await tabs[1].send({"type": "hint"})
+            refused = await tabs[1].until(lambda m: m["type"] == "error")
+            assert refused["code"] == "rate_limited" and "2 of them a minute from one address" in refused["message"]
+            for tab in [*tabs, other]:
+                await tab.__aexit__()
+
+        asyncio.run(main())

@@ -245,6 +245,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="tables one address may have open or in play (default: %(default)s)",
     )
     p.add_argument(
+        "--hints-per-minute",
+        type=int,
+        default=limits.hints_per_minute,
+        metavar="N",
+        help="hints the seats of one address may ask for in a minute (default: %(default)s)",
+    )
+    p.add_argument(
+        "--chat-per-minute",
+        type=int,
+        default=limits.chat_per_minute,
+        metavar="N",
+        help="chat lines the seats of one address may say in a minute (default: %(default)s)",
+    )
+    p.add_argument(
         "--connections-per-address",
         type=int,
         default=limits.connections_per_address,
@@ -749,6 +763,8 @@ def _serve(args: argparse.Namespace) -> int:
         "bot_workers",
         "bot_queue",
         "cache_budget",
+        "hints_per_minute",
+        "chat_per_minute",
         "connections_per_address",
         "connections_per_table",
         "watchers",

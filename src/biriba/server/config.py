@@ -32,6 +32,10 @@ class ServerConfig:
     tables_per_minute: int = 10
     #: Tables one client address may have open or in play at once (429 beyond).
     open_tables: int = 20
+    #: Hints the seats of one client address may ask for in a minute (each seat: one every 5 seconds).
+    hints_per_minute: int = 12
+    #: Chat lines the seats of one client address may say in a minute (each seat: one every 2 seconds).
+    chat_per_minute: int = 30
     #: WebSocket connections one client address may hold at once, to any tables (closed with 4429 beyond).
     connections_per_address: int = 32
     #: Connections one client address may hold to one table (its people's tabs and its watchers).

@@ -50,10 +50,6 @@ MAX_MESSAGE = 4096
 RATE = 20
 #: Seconds a new connection has to send ``join``.
 JOIN_WITHIN = 10.0
-#: Seconds between two hints a connection may ask for (each is up to a second of a worker's search).
-HINT_EVERY = 5.0
-#: Seconds between two chat lines of a connection.
-SAY_EVERY = 2.0
 #: Seconds a close frame may take to reach a client before its connection is dropped without one.
 CLOSE_WITHIN = 2.0
 #: Close codes (docs/protocol.md; those of falling behind and of the caps are :mod:`.audience`'s).
@@ -118,7 +114,6 @@ class Connection:
         self.writer: asyncio.Task[None] | None = None
         self.closing: asyncio.Task[None] | None = None
         self.recent: deque[float] = deque()
-        self.last: dict[str, float] = {}  # when this connection last asked for a hint, or said something
 
     async def send(self, message: dict[str, Any]) -> None:
         """A message for this client alone: in its queue once it has joined (after what waits there)."""
@@ -261,14 +256,14 @@ class Connection:
             elif isinstance(message, Explain):
                 await self.send(await self.live.explain(client.seat, message.action))
             elif isinstance(message, Hint):
-                self.pace("hint", HINT_EVERY)
+                await self.hall.pace("hint", self.live, client.seat, self.address)
                 await self.send(await self.live.hint(client.seat))
             elif isinstance(message, HandOver):
                 await self.live.hand_over(client.seat, message.bot)
             elif isinstance(message, Leave):
                 await self.live.give_up(client)
             elif isinstance(message, Say):
-                self.pace("say", SAY_EVERY)
+                await self.hall.pace("say", self.live, client.seat, self.address)
                 await self.live.say(client.seat, message.phrase, message.text)
             elif isinstance(message, Rematch):
                 await self.rematch(message.seats)
@@ -279,21 +274,13 @@ class Connection:
         except BiribaError as exc:
             await self.error(TableError.illegal(exc))
 
-    def pace(self, kind: str, every: float) -> None:
-        """At most one ``kind`` of request every ``every`` seconds from this connection."""
-        now = time.monotonic()
-        if now < self.last.get(kind, float("-inf")) + every:
-            raise TableError("rate_limited", f"one {kind} every {every:g} seconds")
-        self.last[kind] = now
-
     async def rematch(self, seats: str) -> None:
         """The rematch's id, and with ``same`` seats a token for this person's seat there (if still free)."""
         client = self.client
         assert client is not None
         if client.seat is None and seats == "same":
             raise TableError("spectator", 'a spectator has no seat to keep: ask with "seats": "new", or watch it')
-        address = self.websocket.client.host if self.websocket.client else None
-        again = await self.hall.rematch(self.live, address)
+        again = await self.hall.rematch(self.live, self.address)
         answer: dict[str, Any] = {"type": "rematch", "table": again.row.id}
         if seats == "same" and client.seat is not None:
             name = self.live.row.seats[client.seat].name or f"Seat {client.seat}"

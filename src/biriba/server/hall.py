@@ -24,7 +24,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,11 +35,15 @@ from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .live import STAND_IN, UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info
+from .quotas import Quotas
 from .schema import BotSeat, CreateTable
 from .store import SeatInfo, Store, TableRow
 from .thinking import Thinkers
 
 LOG = logging.getLogger("biriba.server")
+#: The requests paced per seat and counted per address: the seconds between two of a seat's, and the
+#: :class:`ServerConfig` field of how many an address may make in a minute.
+PACES = {"hint": (5.0, "hints_per_minute"), "say": (2.0, "chat_per_minute")}
 #: Orphaned tables one process takes over in one beat (the others take the rest).
 ADOPT_PER_BEAT = 20
 
@@ -58,7 +62,6 @@ class Hall:
     thinkers: Thinkers | None = None
     live: dict[str, LiveTable] = field(default_factory=dict)
     loading: dict[str, asyncio.Future[LiveTable | None]] = field(default_factory=dict)
-    created: dict[str, deque[float]] = field(default_factory=dict)  # per address: when its recent tables were made
     janitor: asyncio.Task[None] | None = None
     #: Engine work running in threads (table loads); the engine's caches are trimmed only when there is none.
     engine_threads: int = 0
@@ -72,6 +75,10 @@ class Hall:
     connections: Counter[str] = field(default_factory=Counter)  # WebSockets open here, by address hash
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
+    quotas: Quotas = field(init=False)  # the tables a minute, hints and chat lines, over every process
+
+    def __post_init__(self) -> None:
+        self.quotas = Quotas(self.cluster)
 
     @property
     def node(self) -> str:
@@ -86,7 +93,7 @@ class Hall:
     async def create(self, spec: CreateTable, address: str | None) -> LiveTable:
         """A new table, within the address's quotas (429 beyond, with the seconds to wait)."""
         creator = address_key(address)
-        self._check_rate(creator)
+        rules = table_rules(spec)
         if await self.store.open_tables_of(creator) >= self.config.open_tables:
             raise TableError(
                 "quota",
@@ -94,7 +101,7 @@ class Hall:
                 " finish or leave one first",
                 retry_after=60,
             )
-        rules = table_rules(spec)
+        await self._check_rate(creator)
         settings = Settings(spec.bot_delay, spec.absent_after, spec.turn_clock, spec.deal_pause, spec.chat)
         return await self._open(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
 
@@ -104,7 +111,6 @@ class Hall:
         row.status = "playing" if all(s.kind == "bot" for s in seats) else "open"
         row.totals = [0] * len(Rules.from_json(rules).teams)
         await self.store.create_table(row)
-        self.created.setdefault(creator, deque()).append(time.monotonic())
         live = self._live(LiveTable(row, self.store, self.thinkers, self.public_url, self.cluster))
         if self.cluster is not None:
             await self.cluster.follow(row.id)
@@ -128,20 +134,20 @@ class Hall:
             del self.live[live.row.id]
         await live.stop()
 
-    async def rematch(self, live: LiveTable, address: str | None) -> LiveTable:
+    async def rematch(self, live: LiveTable, creator: str) -> LiveTable:
         """The finished match's rematch: the same rules, pace and kinds of seat, every person's seat free.
 
-        The first person to ask makes it (within their address's quotas); the others find it made.
+        The first person to ask makes it (within the quotas of their address, ``creator``: its hash); the
+        others find it made.
         """
         if not live.owned:  # the owner makes it, so that two processes never make two
-            made = await live._run("rematch", {"address": address})
+            made = await live._run("rematch", {"creator": creator})
         else:
             async with live.lock:
                 if not live.table.match.is_over:
                     raise TableError("not_over", "a rematch is for a finished match")
                 if live.rematch is None:
-                    creator = address_key(address)
-                    self._check_rate(creator)
+                    await self._check_rate(creator)
                     seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
                     settings = Settings.of(live.row.settings).to_data()
                     fresh = await self._open(live.row.rules, settings, seats, creator)
@@ -152,20 +158,28 @@ class Hall:
             raise TableError("no_table", "the rematch has expired; make a new table")
         return again
 
-    def _check_rate(self, creator: str) -> None:
-        recent = self.created.get(creator)
-        if recent is None:
-            return
-        now = time.monotonic()
-        while recent and recent[0] < now - 60:
-            recent.popleft()
-        if len(recent) >= self.config.tables_per_minute:
-            wait = max(1, round(recent[0] + 60 - now))
+    async def _check_rate(self, creator: str) -> None:
+        """One more table for the address ``creator``, within the tables it may make a minute (on any process)."""
+        wait = await self.quotas.take(f"tables:{creator}", self.config.tables_per_minute, 60)
+        if wait is not None:
             raise TableError(
                 "quota",
                 f"this address made {self.config.tables_per_minute} tables in the last minute, the most it may",
-                retry_after=wait,
+                retry_after=max(1, round(wait)),
             )
+
+    async def pace(self, kind: str, live: LiveTable, seat: int | None, address: str) -> None:
+        """A hint or a chat line, within its seat's pace and its address's quota a minute, over every connection
+        and process (``rate_limited`` beyond)."""
+        every, per_minute = PACES[kind]
+        most = getattr(self.config, per_minute)
+        for key, count, window, words in (
+            (f"{kind}:{live.row.id}:{seat}", 1, every, f"one {kind} every {every:g} seconds for a seat"),
+            (f"{kind}:{address}", most, 60.0, f"{most} of them a minute from one address"),
+        ):
+            wait = await self.quotas.take(key, count, window)
+            if wait is not None:
+                raise TableError("rate_limited", words, retry_after=max(1, round(wait)))
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none."""
@@ -357,7 +371,7 @@ class Hall:
                 raise TableError("moved", "this process does not drive that table")
             op, args = message["op"], message["args"]
             if op == "rematch":
-                return {"result": (await self.rematch(live, args["address"])).row.id}
+                return {"result": (await self.rematch(live, args["creator"])).row.id}
             return {"result": await live.do(op, args)}
         except TableError as exc:
             error = exc.message()
@@ -395,8 +409,7 @@ class Hall:
         if now >= self.collected + self.config.collect_every:
             self.collect()
 
-        for creator in [c for c, times in self.created.items() if not times or times[-1] < now - 60]:
-            del self.created[creator]  # the addresses that made no table this last minute
+        self.quotas.forget_old(60)
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).

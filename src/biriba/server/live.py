@@ -573,10 +573,13 @@ class LiveTable:
         self.audience.say(line)
 
     async def sit(self, seat: int, name: str) -> str:
-        """Take a person's free seat under ``name``; returns the seat's token."""
-        return str(await self._run("sit", {"seat": seat, "name": name}))
+        """Take a person's free seat under ``name``; returns the seat's token, made here: the owner is sent its
+        hash only, so that no token ever crosses the bus between the processes."""
+        token = secrets.token_urlsafe(24)
+        await self._run("sit", {"seat": seat, "name": name, "digest": token_hash(token)})
+        return token
 
-    async def _sit(self, seat: int, name: str) -> str:
+    async def _sit(self, seat: int, name: str, digest: str) -> None:
         async with self.lock:
             self._own()
             if not 0 <= seat < len(self.row.seats):
@@ -588,13 +591,11 @@ class LiveTable:
                 raise TableError("taken", "that seat is taken")
             if any(s.kind == "person" and s.name and s.name.casefold() == name.casefold() for s in self.row.seats):
                 raise TableError("name_taken", f"{name!r} is already at this table: choose another name")
-            token = secrets.token_urlsafe(24)
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
-            seats[seat].name, seats[seat].token_hash = name, token_hash(token)
+            seats[seat].name, seats[seat].token_hash = name, digest
             await self._save_seats(seats)
             self.audience.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
             await self.tell_all()
-        return token
 
     # ----------------------------------------------------------- driving
     def start(self) -> None:
@@ -700,6 +701,11 @@ class LiveTable:
         self.owner = change["node"]
         if change["v0"] == self.version:
             for op in change["ops"]:
+                if op["op"] == "deal":
+                    op["deck"] = await self.store.deck(self.row.id, op["deal"])
+                    if op["deck"] is None:  # the store cannot say (yet): the whole table from it, in order
+                        await self.reload()
+                        break
                 self._replay(op)
         elif change["v"] > self.version:
             await self.reload()  # missed something: the store has every committed change
@@ -879,7 +885,7 @@ class LiveTable:
         except Exception:
             await self.roll_back()
             raise TableError("store", "the deal could not be saved; the table is as it was") from None
-        self.outbox.append({"op": "deal", "deck": deck, "dealer": deal.dealer})
+        self.outbox.append({"op": "deal", "deal": event.deal, "dealer": deal.dealer})
         self._turn_changed()
         await self.tell_all()
 

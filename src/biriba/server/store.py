@@ -508,6 +508,13 @@ class Store:
                 [(s, d, seat, a, by) for s, d, seat, a, by in action_rows],
             )
 
+    async def deck(self, table_id: str, number: int) -> list[str] | None:
+        """One deal's deck, for a follower that replays it (decks never cross the bus between the processes)."""
+        query = select(deals.c.deck).where((deals.c.table_id == table_id) & (deals.c.number == number))
+        async with self.engine.connect() as conn:
+            deck = (await conn.execute(query)).scalar()
+        return None if deck is None else list(json.loads(deck))
+
     async def list_tables(
         self, statuses: Sequence[str] = ("open", "playing"), limit: int = 100, before: tuple[float, str] | None = None
     ) -> list[TableRow]:
