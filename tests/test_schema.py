@@ -7,7 +7,9 @@ still serves a table at once (nothing froze, nothing grew).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from biriba.rules import CLASSIC, OPTION_LIMITS
+from biriba.rules import CHOICES, CLASSIC, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, OPTION_NONE, format_option
 from biriba.server.config import ServerConfig
 from biriba.server.schema import display_name
+from biriba.soak import random_option
 from serverkit import Player, create_table, running_server, sit
 
 PERSON = {"kind": "person"}
@@ -41,8 +44,8 @@ def refused(response: httpx.Response, status: int, code: str, *words: str) -> di
     return body
 
 
-def create(url: str, **spec: Any) -> httpx.Response:
-    return httpx.post(url + "/api/tables", json={"rules": "classic", **spec}, timeout=10)
+def create(url: str, client: httpx.Client | None = None, **spec: Any) -> httpx.Response:
+    return (client or httpx).post(url + "/api/tables", json={"rules": "classic", **spec}, timeout=10)
 
 
 @pytest.mark.parametrize(
@@ -82,6 +85,100 @@ def test_options_holding_several_numbers_and_bad_combinations_are_refused(
     url: str, options: dict[str, Any], words: str
 ) -> None:
     refused(create(url, options=options), 422, "invalid", words)
+
+
+#: JSON no option takes.
+WRONG_FOR_EVERY_OPTION: list[Any] = [1.5, 10**12, "", "x", {}, {"x": 1}, [None], [[[]]], [1.5], ["1"]]
+#: The wrong shapes of a bonus, of the card values and of each list.
+WRONG_SHAPES: dict[str, list[Any]] = {
+    "bonus": [
+        200,
+        [200, 100],
+        {"clean": 200},
+        {"clean": 200, "dirty": 100, "extra": 1},
+        {"clean": "200", "dirty": 100},
+        {"clean": True, "dirty": 100},
+        {"clean": 200, "dirty": 100, "in_hand": [300]},
+        {"clean": 200, "dirty": 100, "in_hand": []},
+        {"clean": 200, "dirty": 100, "in_hand": 300},
+        "200",
+        "200/100/300",
+        "200/x",
+    ],
+    "card_values": [
+        20,
+        [20, 15, 10, 10, 5],
+        {"joker": 20},
+        {"joker": 20, "ace": 15, "two": 10, "high": 10, "low": 5, "queen": 3},
+        {"joker": 20, "ace": 15, "two": 10, "high": 10, "low": None},
+        "20",
+        "20,15,10,10",
+        "20,15,10,10,5,5",
+        "none",
+    ],
+    "cut_bonus": [[[100]], [100, None], [True], {"0": 100}, "100,,50", "100;50", "100/50"],
+    "opening_minimums": [
+        [1000, 1499, 75],
+        [[1000, 1499]],
+        [[1000, 1499, 75, 1]],
+        [["1000", 1499, 75]],
+        [[1000, 1499, None]],
+        "1000:75",
+        "1000-1499",
+        "1000-1499:75,",
+    ],
+    "inactive_reserve_penalty": [[100], "100/50", {"clean": 100, "dirty": 50}],
+}
+
+
+def wrong_values(option: str) -> list[Any]:
+    """What ``option`` refuses: JSON no option takes, null unless it may be none, other types, its wrong shapes."""
+    default = getattr(CLASSIC, option)
+    values = [*WRONG_FOR_EVERY_OPTION, *([None] if option not in OPTION_NONE else [])]
+    if not isinstance(default, bool):
+        values += [True, False]
+    if not isinstance(default, int) or isinstance(default, bool):
+        values.append(0)
+    if option not in OPTION_LENGTHS:
+        values += [[], [1]]
+    if option in CHOICES:
+        values += ["NONE", ["none"]]
+    elif isinstance(default, (bool, int)) and option not in OPTION_NONE:
+        values += ["1", "true", "none"]
+    bonus = option.endswith("_bonus") and option not in ("cut_bonus", "going_out_bonus")
+    return values + WRONG_SHAPES.get("bonus" if bonus else option, [])
+
+
+@pytest.mark.parametrize("option", OPTION_NAMES)
+def test_every_option_refuses_null_and_every_wrong_type_and_shape(url: str, option: str) -> None:
+    """The issue 49 review found 9 of 45 options taking null: a table dealt with no card values never played."""
+    with httpx.Client() as client:
+        tables = len(client.get(url + "/api/tables", params={"limit": 100}).json()["tables"])
+        for value in wrong_values(option):
+            refused(create(url, client, options={option: value}), 422, "invalid", option)
+        assert len(client.get(url + "/api/tables", params={"limit": 100}).json()["tables"]) == tables  # none made
+
+
+@pytest.mark.parametrize("option", OPTION_NAMES)
+def test_every_option_takes_its_json_data_and_its_set_text(url: str, option: str) -> None:
+    """A value as a table's ``rules.options`` gives it, and (a list, a bonus, the card values) as ``--set`` has it."""
+    rng = random.Random(f"issue 49 {option}")
+    values = [None] if option in OPTION_NONE and getattr(CLASSIC, option) is not None else []
+    for value in (random_option(option, rng) for _ in range(50)):  # two values where there are two (a bool has one)
+        with contextlib.suppress(ValueError):
+            if value != getattr(CLASSIC, option) and CLASSIC.replace(**{option: value}) and value not in values:
+                values.append(value)
+        if len(values) == 2:
+            break
+    assert values, option
+    for value in values:
+        data = json.loads(json.dumps(CLASSIC.replace(**{option: value}).options()[option]))
+        forms = [data, format_option(value)] if option in OPTION_NONE or isinstance(data, (dict, list)) else [data]
+        with httpx.Client() as client:
+            for form in forms:
+                made = create(url, client, options={option: form})
+                assert made.status_code == 201, (form, made.text)
+                assert made.json()["rules"]["options"][option] == data, form
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
 from ..bots import known_kinds
-from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules, format_option
+from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, OPTION_NONE, PRESETS, Rules, format_option
 
 #: The longest display name, after normalization.
 NAME_LENGTH = 30
@@ -65,7 +65,8 @@ ChatLine = Annotated[str, Field(max_length=4 * CHAT_LENGTH), AfterValidator(chat
 
 
 def _option_type(name: str) -> Any:
-    """The JSON an option takes: a bounded whole number, true or false, one of its words, or its ``--set`` text."""
+    """The JSON an option takes: a bounded whole number, true or false, one of its words, its JSON data
+    (as a table's ``rules.options`` gives it), or its ``--set`` text; ``null`` only where the option may be none."""
     default = getattr(Rules(), name)
     limits = OPTION_LIMITS.get(name)
     if name in CHOICES:
@@ -75,17 +76,28 @@ def _option_type(name: str) -> Any:
     text = Annotated[
         str, Field(max_length=OPTION_TEXT, description=f"as --set writes it, e.g. {format_option(default)}")
     ]
-    if isinstance(default, int) and limits is not None:
-        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    if name == "dealer_step":  # 1 or -1: the rules refuse 0
+        return Annotated[StrictInt, Field(ge=-1, le=1)]
+    assert limits is not None, name
+    number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    if isinstance(default, int) and name not in OPTION_NONE:
+        return number
     if name in OPTION_LENGTHS:
-        assert limits is not None
-        number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
         item = tuple[number, number, number] if name == "opening_minimums" else number
         return Annotated[list[item], Field(max_length=OPTION_LENGTHS[name])] | text  # type: ignore[valid-type]
-    if name == "inactive_reserve_penalty":
-        assert limits is not None
-        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])] | None | text
-    return text | None
+    if name == "card_values":
+        return _points("CardValues", ("joker", "ace", "two", "high", "low"), limits) | text
+    given = number if isinstance(default, int) else _points("Bonus", ("clean", "dirty"), limits)
+    return given | text | None if name in OPTION_NONE else given | text
+
+
+def _points(kind: str, names: tuple[str, ...], limits: tuple[int, int]) -> Any:
+    """A bonus's or the card values' JSON object, every number within the option's limits."""
+    number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    fields: dict[str, Any] = {name: (number, ...) for name in names}
+    if kind == "Bonus":
+        fields["in_hand"] = (tuple[number, number] | None, None)
+    return create_model(kind, __config__=Strict, **fields)
 
 
 #: The rule options a table may change, each with its type and range (every one optional).
@@ -323,7 +335,8 @@ def _place(loc: Any) -> str:
     """``options.cut_bonus``: the field's path, without the request's part or a union branch's name."""
     path: list[str] = []
     for part in map(str, loc):
-        if part in ("body", "query", "path") or any(mark in part for mark in "[(-") or path[-1:] == [part]:
+        branch = any(mark in part for mark in "[(-") or part[:1].isupper()  # ``constrained-str``, a model's name
+        if part in ("body", "query", "path") or branch or path[-1:] == [part]:
             continue
         path.append(part)
     return ".".join(path)
