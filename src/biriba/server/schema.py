@@ -15,6 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from ..bots import known_kinds
 from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, OPTION_NONE, PRESETS, Rules, format_option
+from .names import MARKS_IN_A_ROW, invisible, piled_marks, readable
 
 #: The longest display name, after normalization.
 NAME_LENGTH = 30
@@ -33,26 +34,43 @@ PHRASES = (
 )  # fmt: skip
 
 Strict = ConfigDict(extra="forbid")
+#: The categories refused in a name or a chat line: controls, formats (bidi, zero-width), surrogates, private use,
+#: unassigned, line and paragraph separators.
+_HIDDEN = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
 def _clean(text: str, what: str, most: int) -> str:
-    """NFC, spaces collapsed; no control, format or invisible character; 1 to ``most`` characters.
+    """NFC, spaces collapsed; no control, format or invisible character; 1 to ``most`` characters; marks not piled up.
 
     Right-to-left overrides (U+202E) and zero-width characters would let a
-    name pass for another's or turn the text around it: they are refused.
+    name pass for another's or turn the text around it, fillers (U+3164)
+    show nothing, and a letter under 29 accents smears over the lines
+    around it (:mod:`.names`): they are refused.
     """
     clean = " ".join(unicodedata.normalize("NFC", text).split())
-    bad = [ch for ch in clean if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    bad = [ch for ch in clean if unicodedata.category(ch) in _HIDDEN or invisible(ch)]
     if bad:
         raise ValueError(f"{what} may not hold invisible or control characters (U+{ord(bad[0]):04X})")
     if not 1 <= len(clean) <= most:
         raise ValueError(f"{what} is 1 to {most} characters")
+    marks = piled_marks(clean)
+    if marks is not None:
+        raise ValueError(
+            f"{what} may have at most {MARKS_IN_A_ROW} combining marks on a character, each once"
+            f" ({len(marks)} from U+{ord(marks[0]):04X})"
+        )
     return clean
 
 
 def display_name(text: str) -> str:
-    """A person's name as the table shows it."""
-    return _clean(text, "a name", NAME_LENGTH)
+    """A person's name as the table shows it: one that can be read, so with a letter or a digit that shows.
+
+    Whether it looks like another name at the table is the table's to say (:func:`.names.looks_alike`).
+    """
+    name = _clean(text, "a name", NAME_LENGTH)
+    if not any(readable(ch) for ch in name):
+        raise ValueError("a name needs a letter or a digit that shows")
+    return name
 
 
 def chat_line(text: str) -> str:
