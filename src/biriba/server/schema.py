@@ -8,6 +8,7 @@ OpenAPI document (``/openapi.json``), so that clients and fuzzers know them.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -109,8 +110,10 @@ def _option_type(name: str) -> Any:
     return given | text | None if name in OPTION_NONE else given | text
 
 
+@functools.cache
 def _points(kind: str, names: tuple[str, ...], limits: tuple[int, int]) -> Any:
-    """A bonus's or the card values' JSON object, every number within the option's limits."""
+    """A bonus's or the card values' JSON object, every number within the option's limits (one model for the
+    options that share them, as the OpenAPI document names it once)."""
     number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
     fields: dict[str, Any] = {name: (number, ...) for name in names}
     if kind == "Bonus":
