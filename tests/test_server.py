@@ -57,6 +57,25 @@ def test_the_http_api_creates_lists_and_seats_and_gives_the_rules_as_data(tmp_pa
         assert httpx.get(f"{url}/api/tables/nope").status_code == 404
 
 
+def test_look_alike_names_never_sit_at_one_table_and_blank_names_never_sit(tmp_path: Any) -> None:
+    """A review sat ``P0``, full-width ``Ｐ０``, Cyrillic ``Р0`` and Greek ``Ρ0`` at one table, and names of Hangul
+    fillers, a Braille blank, or one letter under 29 accents (issue 49)."""
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, PERSON, PERSON, PERSON])
+        seats = f"{url}/api/tables/{table['id']}/seats"
+        sit(url, table["id"], 0, "P0")
+        for alike in ("\uff30\uff10", "\u04200", "\u03a10", "p0", "PO"):
+            taken = httpx.post(f"{seats}/1", json={"name": alike})
+            assert taken.status_code == 409 and taken.json()["code"] == "name_taken", taken.text
+            assert "looks like a name already at this table" in taken.json()["error"]
+        for blank in ("\u3164", "\u115f", "\u2800", "a" + "".join(map(chr, range(0x300, 0x31D)))):
+            refused = httpx.post(f"{seats}/1", json={"name": blank})
+            assert refused.status_code == 422 and refused.json()["code"] == "invalid", refused.text
+        sit(url, table["id"], 1, "Q1")  # a name of its own sits
+        info = httpx.get(f"{url}/api/tables/{table['id']}").json()
+        assert [seat["name"] for seat in info["seats"]] == ["P0", "Q1", None, None]
+
+
 # ----------------------------------------------------------- what is seen
 OPEN_KEYS = {"melds", "discard", "took_single", "cut_wilds", "known", "action", "taken", "result", "hands_own"}
 

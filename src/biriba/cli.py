@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import ipaddress
 import json
 import math
 import os
@@ -221,7 +222,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--trusted-proxies",
         metavar="IPS",
-        help="proxies whose X-Forwarded-For is believed, comma-separated, or * (default: none)",
+        help="proxies whose X-Forwarded-For is believed: addresses or networks, comma-separated (default: none);"
+        " * (every address) only with --only-through-proxy",
+    )
+    p.add_argument(
+        "--only-through-proxy",
+        action="store_true",
+        help="nobody reaches this port but through the proxies (a private network): allows --trusted-proxies *",
     )
     p.add_argument(
         "--max-body",
@@ -778,6 +785,7 @@ def _serve(args: argparse.Namespace) -> int:
     for url in (args.public_url, *args.allow_origin):
         if url is not None and not url.startswith(("http://", "https://")):
             raise Misuse(f"{url!r}: an address is http://host[:port] or https://host[:port]")
+    proxies, any_proxy = _trusted_proxies(args.trusted_proxies, args.only_through_proxy)
     if args.workers < 1:
         raise Misuse("--workers is at least 1")
     if not 0.5 <= args.lease_ttl <= 600:
@@ -802,13 +810,21 @@ def _serve(args: argparse.Namespace) -> int:
     where = args.public_url or f"http://{shown}:{args.port}/"
     processes = f"; {args.workers} processes" if args.workers > 1 else ""
     print(f"biriba: the web game is at {where}  (store: {db}{processes}; Ctrl-C stops)", flush=True)
+    if any_proxy:
+        print(
+            f"biriba: warning: --trusted-proxies {args.trusted_proxies}: every client's X-Forwarded-For is believed;"
+            f" anyone who reaches port {args.port} without going through the proxies chooses their own address"
+            " and escapes the per-address quotas",
+            file=sys.stderr,
+            flush=True,
+        )
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "log_level": "warning",
         "ws_max_size": 65536,
-        "proxy_headers": args.trusted_proxies is not None,
-        "forwarded_allow_ips": args.trusted_proxies or "",
+        "proxy_headers": proxies is not None,
+        "forwarded_allow_ips": proxies or "",
     }
     if args.workers == 1:
         uvicorn.run(create_app(db, config), **options)
@@ -819,6 +835,39 @@ def _serve(args: argparse.Namespace) -> int:
     os.environ[ENVIRONMENT] = json.dumps({"db": db, "config": dataclasses.asdict(config)})
     uvicorn.run("biriba.server.app:app_from_environment", factory=True, workers=args.workers, **options)
     return 0
+
+
+def _trusted_proxies(given: str | None, only_through_proxy: bool) -> tuple[str | None, bool]:
+    """``--trusted-proxies`` as uvicorn takes it, each address or network checked, and whether it is every address.
+
+    A forwarded address is what the per-address quotas count, so believing
+    every peer's ``X-Forwarded-For`` (``*``, or a network of every address)
+    lets anyone who reaches the port directly pick an address per request
+    and escape the quotas.  It is refused unless the operator states that
+    nobody can (``--only-through-proxy``), and even then named at start-up.
+    uvicorn would take a misspelt address as a name that never matches, or
+    ``*`` among others as such a name: both are refused here instead.
+    """
+    if given is None:
+        return None, False
+    items = [item.strip() for item in given.split(",")]
+    every = items == ["*"]
+    for item in items if not every else []:
+        try:
+            network = ipaddress.ip_network(item) if "/" in item else ipaddress.ip_address(item)
+        except ValueError:
+            raise Misuse(
+                f"--trusted-proxies: {item!r} is not an IP address or network (127.0.0.1, 10.0.0.0/8, ::1);"
+                " * stands alone"
+            ) from None
+        every = every or (isinstance(network, (ipaddress.IPv4Network, ipaddress.IPv6Network)) and not network.prefixlen)
+    if every and not only_through_proxy:
+        raise Misuse(
+            f"--trusted-proxies {given}: every client's X-Forwarded-For would be believed, so anyone who reaches"
+            " this port directly could choose their address and escape the per-address quotas; name the proxies"
+            " (e.g. 127.0.0.1), or add --only-through-proxy if the port can be reached through them alone"
+        )
+    return ",".join(items), every
 
 
 if __name__ == "__main__":

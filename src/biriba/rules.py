@@ -579,6 +579,11 @@ PRESET_HELP: dict[str, str] = {
     "italian-individual": "the italian game for three players alone, each with a reserve, first to 1500",
 }
 _TYPES: dict[str, Any] = {f.name: f.type for f in dataclasses.fields(Rules)}
+#: The options that may be none (``null`` as JSON data, ``none`` as ``--set`` text); every other one refuses it.
+OPTION_NONE: frozenset[str] = frozenset(name for name in OPTION_NAMES if "None" in str(_TYPES[name]))
+
+
+_CARD_VALUES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(CardValues))
 
 
 def _whole(value: Any) -> int:
@@ -599,16 +604,22 @@ def _from_data(key: str, value: Any) -> Any:
     """An option's value from JSON data; raises ValueError saying what the value should have been."""
     kind = str(_TYPES[key])
     if value is None:
+        if key not in OPTION_NONE:
+            forms = VALUE_FORMS.get(kind) or f"one of {', '.join(CHOICES[key])}"
+            raise ValueError(f"null is not one of its values: it takes {forms}")
         return None
     if "Bonus" in kind:
         if isinstance(value, dict):
             if not {"clean", "dirty"} <= set(value) <= {"clean", "dirty", "in_hand"}:
                 raise ValueError(f"{key} has 'clean' and 'dirty' points, and may have 'in_hand'")
-            hand = _wholes(value["in_hand"], 2) if value.get("in_hand") else ()
-            return Bonus(_whole(value["clean"]), _whole(value["dirty"]), (hand[0], hand[1]) if hand else None)
+            hand = value.get("in_hand")
+            pair = None if hand is None else _wholes(hand, 2)
+            return Bonus(_whole(value["clean"]), _whole(value["dirty"]), (pair[0], pair[1]) if pair else None)
         return parse_option(key, str(value))
     if "CardValues" in kind:
         if isinstance(value, Mapping):
+            if set(value) != set(_CARD_VALUES):
+                raise ValueError(f"{key} has the points of {', '.join(_CARD_VALUES)}: every one, no other")
             return CardValues(**{name: _whole(points) for name, points in value.items()})
         return parse_option(key, str(value))
     if key == "opening_minimums":
@@ -648,10 +659,13 @@ def parse_option(key: str, text: str) -> Any:
                 raise ValueError("a bonus is clean/dirty, or clean/dirty/clean-in-hand/dirty-in-hand")
             return Bonus(parts[0], parts[1], (parts[2], parts[3]) if len(parts) == 4 else None)
         if "CardValues" in kind:
-            return CardValues(*(int(p) for p in text.split(",")))
+            values = [int(p) for p in text.split(",")]
+            if len(values) != len(_CARD_VALUES):
+                raise ValueError(text)
+            return CardValues(*values)
         if key == "opening_minimums":
             out = []
-            for item in filter(None, text.split(",") if text.lower() != "none" else []):
+            for item in text.split(",") if text.lower() != "none" else []:
                 span, _, minimum = item.partition(":")
                 low, _, high = span.partition("-")
                 out.append((int(low), int(high), int(minimum)))

@@ -37,6 +37,7 @@ from ..views import PlayerView
 from .audience import Audience, Client, encode
 from .cluster import Cluster, Unreachable
 from .messages import Moved, Settings, TableError, deal_event_json, event_json, row_info
+from .names import looks_alike
 from .store import Fenced, SeatInfo, Store, StoredTable, TableRow, token_hash
 from .thinking import Thinkers
 
@@ -589,8 +590,8 @@ class LiveTable:
                 raise TableError("bad_request", "that seat is a bot's")
             if info.token_hash is not None:
                 raise TableError("taken", "that seat is taken")
-            if any(s.kind == "person" and s.name and s.name.casefold() == name.casefold() for s in self.row.seats):
-                raise TableError("name_taken", f"{name!r} is already at this table: choose another name")
+            if any(s.kind == "person" and s.name and looks_alike(s.name, name) for s in self.row.seats):
+                raise TableError("name_taken", f"{name!r} looks like a name already at this table: choose another")
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
             seats[seat].name, seats[seat].token_hash = name, digest
             await self._save_seats(seats)

@@ -8,13 +8,15 @@ OpenAPI document (``/openapi.json``), so that clients and fuzzers know them.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
 from ..bots import known_kinds
-from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules, format_option
+from ..rules import CHOICES, OPTION_LENGTHS, OPTION_LIMITS, OPTION_NAMES, OPTION_NONE, PRESETS, Rules, format_option
+from .names import MARKS_IN_A_ROW, invisible, piled_marks, readable
 
 #: The longest display name, after normalization.
 NAME_LENGTH = 30
@@ -33,26 +35,43 @@ PHRASES = (
 )  # fmt: skip
 
 Strict = ConfigDict(extra="forbid")
+#: The categories refused in a name or a chat line: controls, formats (bidi, zero-width), surrogates, private use,
+#: unassigned, line and paragraph separators.
+_HIDDEN = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
 def _clean(text: str, what: str, most: int) -> str:
-    """NFC, spaces collapsed; no control, format or invisible character; 1 to ``most`` characters.
+    """NFC, spaces collapsed; no control, format or invisible character; 1 to ``most`` characters; marks not piled up.
 
     Right-to-left overrides (U+202E) and zero-width characters would let a
-    name pass for another's or turn the text around it: they are refused.
+    name pass for another's or turn the text around it, fillers (U+3164)
+    show nothing, and a letter under 29 accents smears over the lines
+    around it (:mod:`.names`): they are refused.
     """
     clean = " ".join(unicodedata.normalize("NFC", text).split())
-    bad = [ch for ch in clean if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    bad = [ch for ch in clean if unicodedata.category(ch) in _HIDDEN or invisible(ch)]
     if bad:
         raise ValueError(f"{what} may not hold invisible or control characters (U+{ord(bad[0]):04X})")
     if not 1 <= len(clean) <= most:
         raise ValueError(f"{what} is 1 to {most} characters")
+    marks = piled_marks(clean)
+    if marks is not None:
+        raise ValueError(
+            f"{what} may have at most {MARKS_IN_A_ROW} combining marks on a character, each once"
+            f" ({len(marks)} from U+{ord(marks[0]):04X})"
+        )
     return clean
 
 
 def display_name(text: str) -> str:
-    """A person's name as the table shows it."""
-    return _clean(text, "a name", NAME_LENGTH)
+    """A person's name as the table shows it: one that can be read, so with a letter or a digit that shows.
+
+    Whether it looks like another name at the table is the table's to say (:func:`.names.looks_alike`).
+    """
+    name = _clean(text, "a name", NAME_LENGTH)
+    if not any(readable(ch) for ch in name):
+        raise ValueError("a name needs a letter or a digit that shows")
+    return name
 
 
 def chat_line(text: str) -> str:
@@ -65,7 +84,8 @@ ChatLine = Annotated[str, Field(max_length=4 * CHAT_LENGTH), AfterValidator(chat
 
 
 def _option_type(name: str) -> Any:
-    """The JSON an option takes: a bounded whole number, true or false, one of its words, or its ``--set`` text."""
+    """The JSON an option takes: a bounded whole number, true or false, one of its words, its JSON data
+    (as a table's ``rules.options`` gives it), or its ``--set`` text; ``null`` only where the option may be none."""
     default = getattr(Rules(), name)
     limits = OPTION_LIMITS.get(name)
     if name in CHOICES:
@@ -75,17 +95,30 @@ def _option_type(name: str) -> Any:
     text = Annotated[
         str, Field(max_length=OPTION_TEXT, description=f"as --set writes it, e.g. {format_option(default)}")
     ]
-    if isinstance(default, int) and limits is not None:
-        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    if name == "dealer_step":  # 1 or -1: the rules refuse 0
+        return Annotated[StrictInt, Field(ge=-1, le=1)]
+    assert limits is not None, name
+    number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    if isinstance(default, int) and name not in OPTION_NONE:
+        return number
     if name in OPTION_LENGTHS:
-        assert limits is not None
-        number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
         item = tuple[number, number, number] if name == "opening_minimums" else number
         return Annotated[list[item], Field(max_length=OPTION_LENGTHS[name])] | text  # type: ignore[valid-type]
-    if name == "inactive_reserve_penalty":
-        assert limits is not None
-        return Annotated[StrictInt, Field(ge=limits[0], le=limits[1])] | None | text
-    return text | None
+    if name == "card_values":
+        return _points("CardValues", ("joker", "ace", "two", "high", "low"), limits) | text
+    given = number if isinstance(default, int) else _points("Bonus", ("clean", "dirty"), limits)
+    return given | text | None if name in OPTION_NONE else given | text
+
+
+@functools.cache
+def _points(kind: str, names: tuple[str, ...], limits: tuple[int, int]) -> Any:
+    """A bonus's or the card values' JSON object, every number within the option's limits (one model for the
+    options that share them, as the OpenAPI document names it once)."""
+    number = Annotated[StrictInt, Field(ge=limits[0], le=limits[1])]
+    fields: dict[str, Any] = {name: (number, ...) for name in names}
+    if kind == "Bonus":
+        fields["in_hand"] = (tuple[number, number] | None, None)
+    return create_model(kind, __config__=Strict, **fields)
 
 
 #: The rule options a table may change, each with its type and range (every one optional).
@@ -323,7 +356,8 @@ def _place(loc: Any) -> str:
     """``options.cut_bonus``: the field's path, without the request's part or a union branch's name."""
     path: list[str] = []
     for part in map(str, loc):
-        if part in ("body", "query", "path") or any(mark in part for mark in "[(-") or path[-1:] == [part]:
+        branch = any(mark in part for mark in "[(-") or part[:1].isupper()  # ``constrained-str``, a model's name
+        if part in ("body", "query", "path") or branch or path[-1:] == [part]:
             continue
         path.append(part)
     return ".".join(path)
