@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import metadata
@@ -747,6 +748,21 @@ def _play(args: argparse.Namespace) -> int:
         raise Misuse(str(exc)) from None
 
 
+def without_password(url: str) -> str:
+    """A store's or bus's address as it may be shown (in a terminal, a log): its password starred out.
+
+    >>> without_password("postgresql://biriba:s3cret@db.example/biriba")
+    'postgresql://biriba:***@db.example/biriba'
+    >>> without_password("sqlite:////home/eleni/tables.sqlite3")
+    'sqlite:////home/eleni/tables.sqlite3'
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:" if parts.username else ":"
+    return parts._replace(netloc=f"{user}***@{parts.netloc.rpartition('@')[2]}").geturl()
+
+
 def _serve(args: argparse.Namespace) -> int:
     _require_extra("web", "biriba serve")
     import uvicorn
@@ -809,7 +825,7 @@ def _serve(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     where = args.public_url or f"http://{shown}:{args.port}/"
     processes = f"; {args.workers} processes" if args.workers > 1 else ""
-    print(f"biriba: the web game is at {where}  (store: {db}{processes}; Ctrl-C stops)", flush=True)
+    print(f"biriba: the web game is at {where}  (store: {without_password(db)}{processes}; Ctrl-C stops)", flush=True)
     if any_proxy:
         print(
             f"biriba: warning: --trusted-proxies {args.trusted_proxies}: every client's X-Forwarded-For is believed;"
