@@ -15,6 +15,14 @@ between two bot moves in a row, against the 0.5 s asked), the hard bots'
 decisions, and the server's memory per table.  Figures, not a test: the
 machine is shared and noisy, and the clients run on the same two cores.
 
+With ``--watchers W``, ``--deaf`` and ``--churn``, one more table (four
+greedy bots at 0.2 s a move) draws what a hostile review threw at the
+server (issue 49): W watchers, a watcher that joins with a 4 KiB receive
+buffer and never reads, and a client that joins and leaves in a loop.
+The round trips above are the other tables'; it reports beside them the
+messages a watcher was sent, the join-and-leave cycles, and whether the
+deaf client was cut off.
+
 With ``--processes 1,2,3`` it measures the server as several processes
 instead (docs/deploy.md): for each count, that many ``biriba serve
 --redis`` processes on one PostgreSQL behind nginx (the repository's
@@ -24,7 +32,7 @@ CPU-seconds that the servers, PostgreSQL and Redis each spent per thousand
 actions (from ``/proc``), from which the figure for more cores can be read.
 
 Usage: ``python benchmarks/bench_serve.py [--tables 200] [--paced 10] [--hard 20] [--seconds 30] [--think 1]
-[--db sqlite|postgresql|both] [--processes 1,2,3 [--affinity]]``.
+[--db sqlite|postgresql|both] [--watchers 300] [--deaf] [--churn] [--processes 1,2,3 [--affinity]]``.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +55,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from clusterkit import ServerProcess, nginx, redis_server
-from serverkit import BIRIBA, create_table, server_process, sit, ws_url
+from serverkit import BIRIBA, create_table, deaf_watcher, server_process, sit, ws_url
 
 #: The server's bot workers: every core but one (this machine has two).
 WORKERS = 1
@@ -172,9 +181,71 @@ def quantile(values: list[float], q: float) -> float | None:
     return round(values[max(0, int(len(values) * q) - 1)] * 1000, 1)
 
 
-async def load(url: str, tables: int, seconds: float, think: float, paced: int, hard: int) -> dict[str, Any]:
+async def load(
+    url: str, tables: int, seconds: float, think: float, paced: int, hard: int, hostile: Hostile
+) -> dict[str, Any]:
     seats, paced_seats = await make_tables(url, tables, paced, hard)
-    return await play(url, seats, paced_seats, seconds, think)
+    if not (hostile.watchers or hostile.deaf or hostile.churn):
+        return await play(url, seats, paced_seats, seconds, think)
+    greedy = {"kind": "bot", "bot": "greedy"}
+    watched = (await asyncio.to_thread(create_table, url, [greedy] * 4, bot_delay=0.2, deal_pause=0))["id"]
+    stop = time.monotonic() + seconds
+    told: list[int] = []
+    cycles: list[int] = []
+    deaf = await asyncio.to_thread(deaf_watcher, url, watched) if hostile.deaf else None
+    try:
+        figures, *_ = await asyncio.gather(
+            play(url, seats, paced_seats, seconds, think),
+            *(watcher(url, watched, stop, told) for _ in range(hostile.watchers)),
+            *([churn(url, watched, stop, cycles)] if hostile.churn else []),
+        )
+    finally:
+        if deaf is not None:
+            deaf.close()
+    metrics = httpx.get(url + "/metrics").text
+    cut = [line for line in metrics.splitlines() if line.startswith('biriba_clients_cut_total{code="4420"}')]
+    figures.update(
+        watchers=hostile.watchers,
+        watcher_messages_median=sorted(told)[len(told) // 2] if told else None,
+        churn_cycles=sum(cycles),
+        deaf_cut=bool(cut and float(cut[0].split()[-1]) >= 1),
+    )
+    return figures
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """What the hostile review threw at one table: watchers, a client that never reads, one that comes and goes."""
+
+    watchers: int = 0
+    deaf: bool = False
+    churn: bool = False
+
+
+async def watcher(url: str, table_id: str, stop: float, told: list[int]) -> None:
+    """A spectator that reads everything until ``stop``; ``told``: how many messages it was sent."""
+    count = 0
+    async with connect(ws_url(url, table_id), max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "join", "token": None, "since": 0}))
+        while (left := stop - time.monotonic()) > 0:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                break
+            count += 1
+    told.append(count)
+
+
+async def churn(url: str, table_id: str, stop: float, cycles: list[int]) -> None:
+    """A client that joins the table, reads its first state, and leaves, again and again until ``stop``."""
+    count = 0
+    while time.monotonic() < stop:
+        async with connect(ws_url(url, table_id), max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": None, "since": 0}))
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+        count += 1
+    cycles.append(count)
 
 
 async def make_tables(
@@ -252,9 +323,12 @@ async def drop_postgres(name: str) -> None:
 
 #: A benchmark makes hundreds of tables, and their clients, from one address: the quotas are opened wide.
 ROOMY = ("--tables-per-minute", "1000000", "--open-tables", "1000000", "--connections-per-address", "1000000")
+ROOMY += ("--connections-per-table", "1000000", "--connections-per-minute", "1000000", "--watchers", "1000000")
 
 
-def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, paced: int, hard: int) -> dict[str, Any]:
+def run(
+    db_kind: str, tables: int, seconds: float, think: float, folder: Path, paced: int, hard: int, hostile: Hostile
+) -> dict[str, Any]:
     pg_name = None
     if db_kind == "postgresql":
         pg_name = asyncio.run(fresh_postgres())
@@ -264,7 +338,7 @@ def run(db_kind: str, tables: int, seconds: float, think: float, folder: Path, p
     try:
         with server_process(db, None, None, BIRIBA, "--bot-workers", str(WORKERS), *ROOMY) as (url, process):
             base = rss_kib(process.pid)
-            figures = asyncio.run(load(url, tables, seconds, think, paced, hard))
+            figures = asyncio.run(load(url, tables, seconds, think, paced, hard, hostile))
             figures["hard_tables"] = hard
             figures["memory_per_table_kib"] = round((rss_kib(process.pid) - base) / tables, 1)
             figures["server_rss_mib"] = round(rss_kib(process.pid) / 1024, 1)
@@ -330,7 +404,11 @@ def main() -> int:
     parser.add_argument(
         "--affinity", action="store_true", help="with --processes: nginx sends each table's WebSockets to one process"
     )
+    parser.add_argument("--watchers", type=int, default=0, help="watchers on one more table of bots")
+    parser.add_argument("--deaf", action="store_true", help="and a watcher there that never reads")
+    parser.add_argument("--churn", action="store_true", help="and a client there that joins and leaves in a loop")
     args = parser.parse_args()
+    hostile = Hostile(args.watchers, args.deaf, args.churn)
     import tempfile
 
     results = []
@@ -343,7 +421,7 @@ def main() -> int:
         kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
         for kind in () if args.processes else kinds:
             for hard in (0, args.hard):  # quiet, then loaded with the hard bots
-                figures = run(kind, args.tables, args.seconds, args.think, Path(folder), args.paced, hard)
+                figures = run(kind, args.tables, args.seconds, args.think, Path(folder), args.paced, hard, hostile)
                 results.append(figures)
                 print(json.dumps(figures), flush=True)
     if args.json:

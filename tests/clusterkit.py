@@ -247,7 +247,8 @@ class ServerProcess:
         flags = ["--redis", self.redis, "--lease-ttl", str(self.lease_ttl), "--bot-workers", "1"]
         # every test table and client comes from 127.0.0.1 (through nginx or not): the quotas are opened wide
         flags += ["--tables-per-minute", "1000", "--open-tables", "1000"]
-        flags += ["--connections-per-address", "10000", "--connections-per-table", "1000", *self.flags]
+        flags += ["--connections-per-address", "10000", "--connections-per-table", "1000"]
+        flags += ["--connections-per-minute", "100000", *self.flags]
         self.log = Path(tempfile.gettempdir()) / f"biriba-serve-{self.port}.log"
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(

@@ -10,6 +10,7 @@ with a bot of its own, from the legal actions the server sends.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import uvicorn
@@ -189,3 +191,31 @@ class Player:
                 sent += 1
             elif message["result"] is not None and message["table"]["status"] != "over":
                 await self.send({"type": "next"})
+
+
+def masked_frame(text: str) -> bytes:
+    """A client's WebSocket text frame (RFC 6455: a client masks what it sends)."""
+    payload, mask = text.encode(), os.urandom(4)
+    length = len(payload)
+    header = bytes([0x81, 0x80 | length]) if length < 126 else bytes([0x81, 0x80 | 126]) + length.to_bytes(2, "big")
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def deaf_watcher(url: str, table_id: str) -> socket.socket:
+    """A watcher with a 4 KiB receive buffer that joins and then never reads another byte."""
+    address = urlsplit(url)
+    host, port = address.hostname or "127.0.0.1", address.port or 80
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/{table_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):  # the handshake's answer, byte by byte: not one byte of a frame
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    sock.sendall(masked_frame(json.dumps({"type": "join", "token": None, "since": 0})))
+    return sock

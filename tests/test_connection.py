@@ -7,52 +7,19 @@ that never reads is a raw socket with a small receive buffer, as a hostile one w
 from __future__ import annotations
 
 import asyncio
-import base64
 import itertools
-import json
-import os
 import re
-import socket
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from websockets.exceptions import ConnectionClosed
 
 from biriba.server.config import ServerConfig
-from serverkit import Player, create_table, serving, sit
+from serverkit import Player, create_table, deaf_watcher, serving, sit
 
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
-
-
-def masked_frame(text: str) -> bytes:
-    """A client's WebSocket text frame (RFC 6455: a client masks what it sends)."""
-    payload, mask = text.encode(), os.urandom(4)
-    length = len(payload)
-    header = bytes([0x81, 0x80 | length]) if length < 126 else bytes([0x81, 0x80 | 126]) + length.to_bytes(2, "big")
-    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-
-
-def deaf_watcher(url: str, table_id: str) -> socket.socket:
-    """A watcher with a 4 KiB receive buffer that joins and then never reads another byte."""
-    address = urlsplit(url)
-    host, port = address.hostname or "127.0.0.1", address.port or 80
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect((host, port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(
-        f"GET /ws/{table_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    answer = b""
-    while not answer.endswith(b"\r\n\r\n"):  # the handshake's answer, byte by byte: not one byte of a frame
-        answer += sock.recv(1)
-    assert answer.startswith(b"HTTP/1.1 101"), answer
-    sock.sendall(masked_frame(json.dumps({"type": "join", "token": None, "since": 0})))
-    return sock
 
 
 def metric(url: str, name: str) -> float:
@@ -180,3 +147,20 @@ def test_coming_and_going_is_told_in_small_messages_at_most_once_a_second(tmp_pa
                 await watcher.__aexit__()
 
         asyncio.run(main())
+
+
+def test_an_address_opens_so_many_connections_a_minute(tmp_path: Any) -> None:
+    """Issue 49, row 3: a client that joins and leaves in a loop is turned away once past its minute's quota."""
+    config = ServerConfig(bot_workers=1, connections_per_minute=3)
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3", config) as (url, _app):
+        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY])
+
+        async def main() -> dict[str, Any]:
+            for _ in range(3):
+                async with Player(url, table["id"], None) as passing:
+                    await passing.until(lambda m: m["type"] == "state")
+            async with Player(url, table["id"], None) as fourth:
+                return await fourth.until(lambda m: m["type"] in ("state", "error"))
+
+        refused = asyncio.run(main())
+        assert refused["code"] == "too_many" and "3 connections in the last minute" in refused["message"]

@@ -274,6 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="WebSocket connections one address may hold at once (default: %(default)s)",
     )
     p.add_argument(
+        "--connections-per-minute",
+        type=int,
+        default=limits.connections_per_minute,
+        metavar="N",
+        help="WebSocket connections one address may open in a minute (default: %(default)s)",
+    )
+    p.add_argument(
         "--connections-per-table",
         type=int,
         default=limits.connections_per_table,
@@ -789,6 +796,7 @@ def _serve(args: argparse.Namespace) -> int:
         "hints_per_minute",
         "chat_per_minute",
         "connections_per_address",
+        "connections_per_minute",
         "connections_per_table",
         "watchers",
         "send_queue",

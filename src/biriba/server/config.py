@@ -38,6 +38,8 @@ class ServerConfig:
     chat_per_minute: int = 30
     #: WebSocket connections one client address may hold at once, to any tables (closed with 4429 beyond).
     connections_per_address: int = 32
+    #: WebSocket connections one client address may open in a minute (a page reconnecting opens one a second).
+    connections_per_minute: int = 120
     #: Connections one client address may hold to one table (its people's tabs and its watchers).
     connections_per_table: int = 8
     #: Watchers one table may have, on all its processes.

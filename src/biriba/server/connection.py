@@ -170,7 +170,7 @@ class Connection:
     async def run(self) -> None:
         try:
             try:
-                self.hall.connect(self.address)
+                await self.hall.connect(self.address)
             except TableError as exc:
                 await self.refuse(exc, TOO_MANY)
             try:

@@ -254,11 +254,18 @@ class Hall:
         return out, cursor
 
     # ------------------------------------------------------ connections
-    def connect(self, address: str) -> None:
-        """A WebSocket from ``address`` (a hash), within the connections it may hold at once."""
+    async def connect(self, address: str) -> None:
+        """A WebSocket from ``address`` (a hash), within the connections it may hold at once and open a minute."""
         most = self.config.connections_per_address
         if self.connections[address] >= most:
             raise TableError("too_many", f"this address holds {most} connections, the most it may; close one first")
+        per_minute = self.config.connections_per_minute
+        wait = await self.quotas.take(f"connect:{address}", per_minute, 60)
+        if wait is not None:
+            raise TableError(
+                "too_many", f"this address opened {per_minute} connections in the last minute, the most it may",
+                retry_after=max(1, round(wait)),
+            )  # fmt: skip
         self.connections[address] += 1
 
     def disconnect(self, address: str) -> None:
