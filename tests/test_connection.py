@@ -54,6 +54,10 @@ def test_a_watcher_that_never_reads_is_cut_off_and_its_table_plays_on(tmp_path: 
                 raise AssertionError("the deaf watcher was never cut off")
 
             arrivals = asyncio.run(main())
+            left = time.monotonic() + 5  # its close frame never read, its connection is dropped (2 s at most)
+            while metric(url, "biriba_connections") != 0 and time.monotonic() < left:
+                time.sleep(0.1)
+            assert metric(url, "biriba_connections") == 0, "the deaf watcher's connection outlived its cut"
         finally:
             deaf.close()
         gaps = [b - a for a, b in itertools.pairwise(arrivals)]
