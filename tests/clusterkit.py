@@ -147,8 +147,10 @@ def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[st
     assert binary is not None
     listen = free_port()
     site = NGINX_CONF.read_text()
-    servers = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in ports)
-    site, count = re.subn(r"(    server 127\.0\.0\.1:\d+ [^\n]*\n)+", servers, site)
+    listed = re.findall(r"^    server 127\.0\.0\.1:\d+([^;\n]*);$", site, re.MULTILINE)
+    assert listed, "deploy/nginx/biriba.conf: its upstream lists the servers one line each"
+    servers = "".join(f"    server 127.0.0.1:{port}{listed[0]};\n" for port in ports)  # with the file's parameters
+    site, count = re.subn(r"(    server 127\.0\.0\.1:\d+[^;\n]*;\n)+", servers, site)
     assert count == 1, "deploy/nginx/biriba.conf: its upstream lists the servers one line each"
     site, count = re.subn(r"listen \d+;", f"listen 127.0.0.1:{listen};", site)
     assert count == 1
@@ -245,6 +247,7 @@ class SteadyPlayer:
         self.state: dict[str, Any] | None = None
         self.sent = 0
         self.fresh = False
+        self.refused: Counter[int] = Counter()  # handshakes the proxy answered with another status than 101
 
     @property
     def over(self) -> bool:
@@ -269,7 +272,10 @@ class SteadyPlayer:
                         if reply is not None:  # a refused action is tried again a little later, as a person would
                             await asyncio.sleep(RETRY_AFTER if message["type"] == "error" else act_delay)
                             await socket.send(json.dumps(reply))
-            except (ConnectionClosed, OSError, TimeoutError, InvalidStatus):
+            except InvalidStatus as exc:
+                self.refused[exc.response.status_code] += 1
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+            except (ConnectionClosed, OSError, TimeoutError):
                 await asyncio.sleep(0.2 + self.rng.random() * 0.3)
 
     def hear(self, message: dict[str, Any]) -> dict[str, Any] | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 import signal
 import time
 from collections import Counter
@@ -26,11 +28,13 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from biriba.server.live import rebuild
 from biriba.server.store import Store
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import BIRIBA, create_table, server_process, sit
+from serverkit import BIRIBA, create_table, server_process, sit, ws_url
 
 pytestmark = [
     pytest.mark.needs("postgresql"),
@@ -45,6 +49,13 @@ LEASE = 2.0
 PLAY = 16.0
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
+#: Seconds of play in the rolling restart's test: three processes stopped and started in turn, then new clients
+#: knock for AFTER_ROLL seconds more (nginx's old failure count kept a restarted process out for 5 s at least).
+ROLL_PLAY = 40.0
+AFTER_ROLL = 8.0
+#: Seconds between two new watchers of each of the rolling restart's two knockers, and the quiet tables they watch.
+KNOCK_EVERY = 0.1
+KNOCKED_TABLES = 20
 #: The refusals a client may meet: while the servers change hands (it tries again), and as any quick player does
 #: (an action on a state already moved on, the next deal asked for as it starts by itself); nothing else.
 EXPECTED = {"moving", "store", "stale", "not_your_turn", "no_deal"}
@@ -300,6 +311,62 @@ def test_a_rolling_restart_loses_nothing(postgres_url: str, tmp_path: Path) -> N
         held = asyncio.run(run.owners())
         assert run.servers[0].node not in held.values()
         assert measured["takeover_s"] < LEASE + 3
+
+
+def test_a_rolling_restart_behind_nginx_refuses_no_handshake(postgres_url: str, tmp_path: Path) -> None:
+    """Each of the three processes stopped (SIGTERM) and started again in turn, as a new version is rolled out,
+    while players play and new watchers come in a loop through nginx and stay: nginx answers every handshake 101,
+    during the roll and after it."""
+    with cluster(postgres_url, tmp_path) as run:
+        seat_players(run, persons=4, bots=2)
+        quiet = [create_table(run.url, [PERSON] * 4)["id"] for _ in range(KNOCKED_TABLES)]  # nobody plays: no events
+        knocks: Counter[int | str] = Counter()
+        watching: list[asyncio.Task[None]] = []
+
+        async def watch(socket: ClientConnection, done: asyncio.Event) -> None:
+            """Watch a quiet table, reading what comes, until the test is done (or the server cuts it off)."""
+            with contextlib.suppress(ConnectionClosed):
+                await socket.send(json.dumps({"type": "join", "token": None, "since": 0}))
+                while not done.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(socket.recv(), timeout=0.5)
+            await socket.close()
+
+        async def knock(done: asyncio.Event, rng: random.Random) -> None:
+            """A new watcher, again and again, who stays (as a player's page does): 101, or what nginx answered."""
+            while not done.is_set():
+                try:
+                    socket = await connect(ws_url(run.url, rng.choice(quiet)), open_timeout=10)
+                    knocks[101] += 1
+                    watching.append(asyncio.create_task(watch(socket, done)))
+                except InvalidStatus as exc:
+                    knocks[exc.response.status_code] += 1
+                except (OSError, TimeoutError) as exc:
+                    knocks[type(exc).__name__] += 1
+                await asyncio.sleep(KNOCK_EVERY)
+
+        async def roll() -> dict[str, Any]:
+            done = asyncio.Event()
+            knocking = asyncio.gather(*(knock(done, random.Random(n)) for n in range(2)))
+            started = time.monotonic()
+            for server in run.servers:
+                await asyncio.to_thread(server.stop)
+                await asyncio.to_thread(server.start)
+            rolled = time.monotonic() - started
+            await asyncio.sleep(AFTER_ROLL)
+            done.set()
+            await knocking
+            await asyncio.gather(*watching)
+            return {"roll_s": round(rolled, 1)}
+
+        measured = play_through(run, roll, seconds=ROLL_PLAY)
+        refused: Counter[int] = Counter()
+        for player in run.players:
+            refused.update(player.refused)
+        print({"knocks": dict(knocks), "players_refused": dict(refused)})
+        assert knocks[101] > 100 and set(knocks) == {101}, knocks
+        assert refused == Counter(), refused
+        assert measured["reconnections"] > 0, "the players were cut off by each stop, and came back through nginx"
 
 
 def test_workers_serve_on_one_port(postgres_url: str, tmp_path: Path) -> None:
