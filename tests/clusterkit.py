@@ -158,9 +158,12 @@ def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[st
         site, count = re.subn(r"# (hash \$request_uri consistent;)", r"\1", site)
         assert count == 1
     (folder / "biriba.conf").write_text(site)
+    # as root, nginx's worker would be nobody, who cannot reach the test's folder (its temporary files: bodies it
+    # buffers, answers larger than its buffers)
+    worker = "user root;\n" if os.geteuid() == 0 else ""
     (folder / "nginx.conf").write_text(
         f"""daemon off;
-worker_processes 1;
+{worker}worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 worker_rlimit_nofile 8192;

@@ -434,6 +434,9 @@ def origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
     Without this check any site a player visits could open a socket in the
     player's name (cross-site WebSocket hijacking).  A client that is not a
     browser sends no Origin, and has no one's cookies or tokens to abuse.
+    Behind a proxy, the Host is what the proxy passes on: the browser's own,
+    port included (nginx's ``$http_host``, as deploy/nginx/biriba.conf does),
+    so that no ``--public-url`` is needed for the page's Origin to match.
     """
     origin = websocket.headers.get("origin")
     if origin is None:
