@@ -219,6 +219,11 @@ class ServerProcess:
         assert self.process is not None
         self.process.send_signal(number)
 
+    def connections(self) -> int:
+        """Its WebSocket connections (``biriba_connections``), asked of it directly."""
+        text = httpx.get(self.url + "/metrics", timeout=5).text
+        return int(float(next(line.split()[1] for line in text.splitlines() if line.startswith("biriba_connections "))))
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()

@@ -85,6 +85,10 @@ JOIN_WITHIN = 10.0
 HINT_EVERY = 5.0
 #: Seconds between two chat lines of a connection.
 SAY_EVERY = 2.0
+#: Seconds between the WebSocket ping frames ``biriba serve`` sends each client (browsers answer them by
+#: themselves): no connection to a live process is silent longer, so a proxy's read timeout (10 s in
+#: deploy/nginx/biriba.conf) closes only a frozen process's connections.
+KEEPALIVE_EVERY = 5.0
 #: Close codes (docs/protocol.md).
 BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
 SERVICE_RESTART = 1012
