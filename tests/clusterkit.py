@@ -190,8 +190,10 @@ def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[st
     assert binary is not None
     listen = free_port()
     site = NGINX_CONF.read_text()
-    servers = "".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;\n" for port in ports)
-    site, count = re.subn(r"(    server 127\.0\.0\.1:\d+ [^\n]*\n)+", servers, site)
+    listed = re.findall(r"^    server 127\.0\.0\.1:\d+([^;\n]*);$", site, re.MULTILINE)
+    assert listed, "deploy/nginx/biriba.conf: its upstream lists the servers one line each"
+    servers = "".join(f"    server 127.0.0.1:{port}{listed[0]};\n" for port in ports)  # with the file's parameters
+    site, count = re.subn(r"(    server 127\.0\.0\.1:\d+[^;\n]*;\n)+", servers, site)
     assert count == 1, "deploy/nginx/biriba.conf: its upstream lists the servers one line each"
     site, count = re.subn(r"listen \d+;", f"listen 127.0.0.1:{listen};", site)
     assert count == 1
@@ -199,9 +201,12 @@ def nginx(ports: list[int], folder: Path, affinity: bool = False) -> Iterator[st
         site, count = re.subn(r"# (hash \$request_uri consistent;)", r"\1", site)
         assert count == 1
     (folder / "biriba.conf").write_text(site)
+    # as root, nginx's worker would be nobody, who cannot reach the test's folder (its temporary files: bodies it
+    # buffers, answers larger than its buffers)
+    worker = "user root;\n" if os.geteuid() == 0 else ""
     (folder / "nginx.conf").write_text(
         f"""daemon off;
-worker_processes 1;
+{worker}worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 worker_rlimit_nofile 8192;
@@ -263,6 +268,11 @@ class ServerProcess:
         assert self.process is not None
         self.process.send_signal(number)
 
+    def connections(self) -> int:
+        """Its WebSocket connections (``biriba_connections``), asked of it directly."""
+        text = httpx.get(self.url + "/metrics", timeout=5).text
+        return int(float(next(line.split()[1] for line in text.splitlines() if line.startswith("biriba_connections "))))
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -294,6 +304,7 @@ class SteadyPlayer:
         self.state: dict[str, Any] | None = None
         self.sent = 0
         self.fresh = False
+        self.refused: Counter[int] = Counter()  # handshakes the proxy answered with another status than 101
 
     @property
     def over(self) -> bool:
@@ -318,7 +329,10 @@ class SteadyPlayer:
                         if reply is not None:  # a refused action is tried again a little later, as a person would
                             await asyncio.sleep(RETRY_AFTER if message["type"] == "error" else act_delay)
                             await socket.send(json.dumps(reply))
-            except (ConnectionClosed, OSError, TimeoutError, InvalidStatus):
+            except InvalidStatus as exc:
+                self.refused[exc.response.status_code] += 1
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+            except (ConnectionClosed, OSError, TimeoutError):
                 await asyncio.sleep(0.2 + self.rng.random() * 0.3)
 
     def hear(self, message: dict[str, Any]) -> dict[str, Any] | None:

@@ -28,11 +28,16 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.protocol import State
 
 from biriba.server.live import rebuild
 from biriba.server.store import Store
+from browserkit import Sockets, chromium
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import BIRIBA, Player, create_table, server_process, sit
+from serverkit import BIRIBA, Player, create_table, server_process, sit, ws_url
+from test_web_e2e import DESKTOP, play_my_turn, shot, wait_my_turn, watch_errors
 
 pytestmark = [
     pytest.mark.needs("postgresql"),
@@ -47,6 +52,17 @@ LEASE = 2.0
 PLAY = 16.0
 PERSON = {"kind": "person"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
+#: Seconds of play in the rolling restart's test: three processes stopped and started in turn, then new clients
+#: knock for AFTER_ROLL seconds more (nginx's old failure count kept a restarted process out for 5 s at least).
+ROLL_PLAY = 40.0
+AFTER_ROLL = 8.0
+#: Seconds between two new watchers of each of the rolling restart's two knockers, and the quiet tables they watch.
+KNOCK_EVERY = 0.1
+KNOCKED_TABLES = 20
+#: Seconds a process stays frozen in the proxy's test, and within which nginx must have passed it over
+#: (its proxy_read_timeout is 10 s).
+FROZEN_FOR = 13.0
+PASSED_OVER_WITHIN = 12.0
 #: The refusals a client may meet: while the servers change hands (it tries again), and as any quick player does
 #: (an action on a state already moved on, the next deal asked for as it starts by itself); nothing else.
 EXPECTED = {"moving", "store", "stale", "not_your_turn", "no_deal"}
@@ -302,6 +318,155 @@ def test_a_rolling_restart_loses_nothing(postgres_url: str, tmp_path: Path) -> N
         held = asyncio.run(run.owners())
         assert run.servers[0].node not in held.values()
         assert measured["takeover_s"] < LEASE + 3
+
+
+def test_a_rolling_restart_behind_nginx_refuses_no_handshake(postgres_url: str, tmp_path: Path) -> None:
+    """Each of the three processes stopped (SIGTERM) and started again in turn, as a new version is rolled out,
+    while players play and new watchers come in a loop through nginx and stay: nginx answers every handshake 101,
+    during the roll and after it."""
+    with cluster(postgres_url, tmp_path) as run:
+        seat_players(run, persons=4, bots=2)
+        quiet = [create_table(run.url, [PERSON] * 4)["id"] for _ in range(KNOCKED_TABLES)]  # nobody plays: no events
+        knocks: Counter[int | str] = Counter()
+        watching: list[asyncio.Task[None]] = []
+
+        async def watch(socket: ClientConnection, done: asyncio.Event) -> None:
+            """Watch a quiet table, reading what comes, until the test is done (or the server cuts it off)."""
+            with contextlib.suppress(ConnectionClosed):
+                await socket.send(json.dumps({"type": "join", "token": None, "since": 0}))
+                while not done.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(socket.recv(), timeout=0.5)
+            await socket.close()
+
+        async def knock(done: asyncio.Event, rng: random.Random) -> None:
+            """A new watcher, again and again, who stays (as a player's page does): 101, or what nginx answered."""
+            while not done.is_set():
+                try:
+                    socket = await connect(ws_url(run.url, rng.choice(quiet)), open_timeout=10)
+                    knocks[101] += 1
+                    watching.append(asyncio.create_task(watch(socket, done)))
+                except InvalidStatus as exc:
+                    knocks[exc.response.status_code] += 1
+                except (OSError, TimeoutError) as exc:
+                    knocks[type(exc).__name__] += 1
+                await asyncio.sleep(KNOCK_EVERY)
+
+        async def roll() -> dict[str, Any]:
+            done = asyncio.Event()
+            knocking = asyncio.gather(*(knock(done, random.Random(n)) for n in range(2)))
+            started = time.monotonic()
+            for server in run.servers:
+                await asyncio.to_thread(server.stop)
+                await asyncio.to_thread(server.start)
+            rolled = time.monotonic() - started
+            await asyncio.sleep(AFTER_ROLL)
+            done.set()
+            await knocking
+            await asyncio.gather(*watching)
+            return {"roll_s": round(rolled, 1)}
+
+        measured = play_through(run, roll, seconds=ROLL_PLAY)
+        refused: Counter[int] = Counter()
+        for player in run.players:
+            refused.update(player.refused)
+        print({"knocks": dict(knocks), "players_refused": dict(refused)})
+        assert knocks[101] > 100 and set(knocks) == {101}, knocks
+        assert refused == Counter(), refused
+        assert measured["reconnections"] > 0, "the players were cut off by each stop, and came back through nginx"
+
+
+def test_nginx_passes_a_frozen_process_over(postgres_url: str, tmp_path: Path) -> None:
+    """One of two processes frozen (SIGSTOP): the kernel still accepts connections for it, so only nginx's read
+    timeout can tell.  New handshakes and GETs that nginx sends it go on to the live process within that timeout
+    (10 s); a silent watcher on the frozen process is cut off within it too (to connect again, as the page does),
+    while the live process's silent watcher stays: its server's pings keep nginx's timeout from it."""
+    with cluster(postgres_url, tmp_path, processes=2) as run:
+        table = create_table(run.url, [PERSON] * 4)["id"]  # nobody sits: a quiet table
+        url = ws_url(run.url, table)
+
+        async def watcher() -> ClientConnection:
+            """A watcher that never pings (its library still answers the server's pings)."""
+            socket = await connect(url, ping_interval=None)
+            await socket.send(json.dumps({"type": "join", "token": None, "since": 0}))
+            assert json.loads(await socket.recv())["type"] == "state"
+            return socket
+
+        async def stays(socket: ClientConnection) -> bool:
+            """Whether the watcher is still open once nginx's read timeout has passed (False: cut off)."""
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(socket.wait_closed(), timeout=FROZEN_FOR)
+            return socket.state is State.OPEN
+
+        async def handshake() -> float:
+            started = time.monotonic()
+            async with connect(url, open_timeout=FROZEN_FOR + 5) as socket:
+                await socket.send(json.dumps({"type": "join", "token": None, "since": 0}))
+                assert json.loads(await socket.recv())["type"] == "state"
+            return time.monotonic() - started
+
+        async def get(client: httpx.AsyncClient) -> float:
+            started = time.monotonic()
+            assert (await client.get(f"{run.url}/api/tables/{table}")).status_code == 200
+            return time.monotonic() - started
+
+        async def freeze() -> dict[str, Any]:
+            watchers = [await watcher(), await watcher()]
+            counts = [server.connections() for server in run.servers]
+            assert counts == [1, 1], f"round-robin put one watcher on each process: {counts}"
+            run.servers[0].signal(signal.SIGSTOP)
+            async with httpx.AsyncClient(timeout=FROZEN_FOR + 5) as client:
+                kept, *times = await asyncio.gather(
+                    asyncio.gather(*(stays(w) for w in watchers)),
+                    *(handshake() for _ in range(4)),
+                    *(get(client) for _ in range(4)),
+                )
+            for socket in watchers:
+                await socket.close()
+            return {"kept": sorted(kept), "times": [round(t, 1) for t in times]}
+
+        measured = asyncio.run(freeze())
+        print(measured)
+        assert measured["kept"] == [False, True], "the frozen process's watcher cut off, the live one's kept"
+        assert max(measured["times"]) < PASSED_OVER_WITHIN, "every request answered by the live process in time"
+        assert max(measured["times"]) > 9, "some went to the frozen process first, and were passed over"
+
+
+@pytest.mark.needs("chromium")
+def test_the_page_on_a_frozen_process_moves_to_the_live_one(postgres_url: str, tmp_path: Path) -> None:
+    """Two processes behind nginx, the page's socket on one, which is frozen (SIGSTOP): its ping unanswered, the
+    page drops the socket and connects again, nginx sends the new one to the live process (passing the frozen one
+    over if it comes to it first), and the person plays on there."""
+    # the browser only inside the test: Playwright's loop would stop the database fixture's asyncio.run
+    with cluster(postgres_url, tmp_path, processes=2) as run, chromium() as browser:
+        table = create_table(run.url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.3, deal_pause=0)
+        context = browser.new_context(viewport=DESKTOP, locale="en-US")
+        page = context.new_page()
+        errors = watch_errors(page)
+        sockets = Sockets(page)
+        page.goto(f"{run.url}/t/{table['id']}")
+        page.fill("#name", "Eleni")
+        page.click("[data-testid=join-seat][data-seat='0']")
+        page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+        sockets.wait(lambda: 0 in sockets.stated, 10, "the first state")
+        holding = [server for server in run.servers if server.connections() == 1]
+        assert len(holding) == 1, "the page's socket is on one process"
+        frozen = time.monotonic()
+        holding[0].signal(signal.SIGSTOP)
+        sockets.wait(lambda: sockets.first_state_after(frozen) is not None, 20, "a state from the live process")
+        noticed = sockets.opened[1] - frozen
+        back = (sockets.first_state_after(frozen) or 0) - frozen
+        print({"noticed_s": round(noticed, 1), "back_s": round(back, 1), "sockets": len(sockets.opened)})
+        assert noticed < 11.5  # a ping unanswered at the next one (5 to 10 s), then the reconnection's backoff
+        assert back < 18  # and if nginx sends it to the frozen one first, the page gives that up in 5 s
+        assert [s.connections() for s in run.servers if s is not holding[0]] == [1]
+        page.wait_for_selector("#banner", state="hidden")
+        wait_my_turn(page)
+        play_my_turn(page, random.Random(4))  # the table goes on, driven by the live process
+        page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
+        shot(page, "moved-to-live-process-desktop")
+        assert not errors, errors
+        context.close()
 
 
 def test_workers_serve_on_one_port(postgres_url: str, tmp_path: Path) -> None:

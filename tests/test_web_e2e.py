@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browserkit import chromium
-from serverkit import create_table, running_server
+from browserkit import Sockets, chromium
+from serverkit import create_table, running_server, server_process
 from test_server import check_nothing_hidden
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -494,3 +496,48 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     shot(page, "rules-greek-lobby")
     assert not errors, errors
     context.close()
+
+
+#: Seconds the server is frozen (SIGSTOP) while the page sits at its table.
+FREEZE = 13.0
+
+
+def test_the_page_gives_up_a_silent_socket_and_is_back_when_the_server_wakes(browser: Browser, tmp_path: Path) -> None:
+    """The server frozen (SIGSTOP): its socket closes nothing, it falls silent, and no proxy is there to cut it.
+    The page's ping goes unanswered, so within 10 s it gives the socket up and says so; once the server wakes
+    (SIGCONT), the page is back at the table within seconds, and plays on."""
+    with server_process(f"sqlite:///{tmp_path}/t.sqlite3") as (url, process):
+        table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.3, deal_pause=0)
+        context = browser.new_context(viewport=DESKTOP, locale="en-US")
+        page = context.new_page()
+        errors = watch_errors(page)
+        sockets = Sockets(page)
+        page.goto(f"{url}/t/{table['id']}")
+        page.fill("#name", "Eleni")
+        page.click("[data-testid=join-seat][data-seat='0']")
+        page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+        sockets.wait(lambda: 0 in sockets.stated, 10, "the first state")
+        frozen = time.monotonic()
+        process.send_signal(signal.SIGSTOP)
+        try:
+            sockets.wait(lambda: len(sockets.opened) > 1, 11.5, "a new socket after the freeze")
+            noticed = sockets.opened[1] - frozen
+            page.wait_for_selector("#banner:not([hidden])")
+            assert "Reconnecting" in page.locator("#banner").inner_text()
+            shot(page, "reconnecting-desktop")
+            page.wait_for_timeout(max(0, frozen + FREEZE - time.monotonic()) * 1000)
+        finally:
+            process.send_signal(signal.SIGCONT)
+        thawed = time.monotonic()
+        sockets.wait(lambda: sockets.first_state_after(frozen) is not None, 10, "a state once the server woke")
+        back = (sockets.first_state_after(frozen) or 0) - thawed
+        print({"noticed_s": round(noticed, 1), "back_after_waking_s": round(back, 1), "sockets": len(sockets.opened)})
+        assert 4.5 < noticed < 11.5  # a ping unanswered at the next one (5 to 10 s), then the reconnection's backoff
+        assert back < 6
+        page.wait_for_selector("#banner", state="hidden")
+        wait_my_turn(page)
+        play_my_turn(page, random.Random(3))  # a turn of its own: the table goes on
+        page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
+        shot(page, "reconnected-desktop")
+        assert not errors, errors
+        context.close()

@@ -775,6 +775,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server import create_app
+    from .server.app import KEEPALIVE_EVERY
     from .server.store import async_url, default_url
 
     db = args.db or default_url()
@@ -847,6 +848,7 @@ def _serve(args: argparse.Namespace) -> int:
         "port": args.port,
         "log_level": "warning",
         "ws_max_size": 65536,
+        "ws_ping_interval": KEEPALIVE_EVERY,
         "proxy_headers": proxies is not None,
         "forwarded_allow_ips": proxies or "",
     }

@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from .. import caches
 from ..bots import known_kinds
@@ -59,6 +60,10 @@ from .thinking import Thinkers
 STATIC = Path(__file__).parent / "static"
 #: The most tables a lobby page holds.
 LOBBY_PAGE = 100
+#: Seconds between the WebSocket ping frames ``biriba serve`` sends each client (browsers answer them by
+#: themselves): no connection to a live process is silent longer, so a proxy's read timeout (10 s in
+#: deploy/nginx/biriba.conf) closes only a frozen process's connections.
+KEEPALIVE_EVERY = 5.0
 #: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
 SECURITY_HEADERS = [
     (
@@ -161,7 +166,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         message = str(exc.detail)
         code = codes.get(exc.status_code, "bad_request")
         metrics.refused.labels(code).inc()
-        return JSONResponse({"error": message, "code": code}, status_code=exc.status_code, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405 and (methods := allowed_methods(request)):
+            headers = {**(headers or {}), "Allow": methods}
+        return JSONResponse({"error": message, "code": code}, status_code=exc.status_code, headers=headers)
 
     async def live_table(request: Request, table_id: str) -> LiveTable:
         live = await hall(request).get(table_id)
@@ -371,12 +379,26 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
     return {name: (words, float(value)) for name, (words, value) in numbers.items()}
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method the request's path takes, for a 405's ``Allow``: Starlette's names only the first route's
+    (``POST`` alone for ``/api/tables``, which takes ``GET`` too)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _child = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
+
+
 def origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
     """A browser's WebSocket comes from a page of this site (its own host, the public URL, or an allowed origin).
 
     Without this check any site a player visits could open a socket in the
     player's name (cross-site WebSocket hijacking).  A client that is not a
     browser sends no Origin, and has no one's cookies or tokens to abuse.
+    Behind a proxy, the Host is what the proxy passes on: the browser's own,
+    port included (nginx's ``$http_host``, as deploy/nginx/biriba.conf does),
+    so that no ``--public-url`` is needed for the page's Origin to match.
     """
     origin = websocket.headers.get("origin")
     if origin is None:
@@ -409,7 +431,13 @@ class SecurityHeaders:
 
 
 class BodyLimit:
-    """Refuses a request body larger than ``most`` bytes with a 413 in the protocol's shape, reading no further."""
+    """Refuses a request body larger than ``most`` bytes with a 413 in the protocol's shape, reading no further.
+
+    A declared length is checked before anything is read.  A chunked body
+    (no length) is read here, up to the limit, and handed on whole: refused
+    while the app reads it, it would be FastAPI's 400 (any error while a
+    body is read becomes one).
+    """
 
     def __init__(self, app: Callable[..., Awaitable[None]], most: int) -> None:
         self.app = app
@@ -419,31 +447,31 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
-        if declared.isdigit() and int(declared) > self.most:
+        headers = dict(scope.get("headers", []))
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.most:
             await self.refuse(send)
             return
-        seen = 0
-        started = False
-
-        async def counted() -> MutableMapping[str, Any]:
-            nonlocal seen
+        if declared is not None or b"transfer-encoding" not in headers:  # held to its length by the server, or none
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
             message: MutableMapping[str, Any] = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.most:
-                raise _TooLarge
-            return message
-
-        async def watched(message: MutableMapping[str, Any]) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > self.most:
                 await self.refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+        whole: list[MutableMapping[str, Any]] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+
+        async def replayed() -> MutableMapping[str, Any]:
+            return whole.pop() if whole else await receive()
+
+        await self.app(scope, replayed, send)
 
     async def refuse(self, send: Any) -> None:
         body = json.dumps({"error": f"the body is larger than {self.most} bytes", "code": "too_large"}).encode()
@@ -452,5 +480,3 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-class _TooLarge(Exception):
-    """A body that went past the limit while it was read."""

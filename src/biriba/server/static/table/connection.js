@@ -1,15 +1,23 @@
 // The table's one WebSocket (docs/protocol.md): join with the seat's token
-// and the first event not yet seen, a ping to keep it alive, reconnection
-// with backoff (at once when the browser comes back online or the tab is
-// shown again), and what the close codes mean: 4401 the seat is no longer
-// this browser's, 4404 no such table, 4420 the page fell behind (connect
-// again at once), 4429 too many connections (try again after a while).
+// and the first event not yet seen, a ping every 5 s with a deadline,
+// reconnection with backoff (at once when the browser comes back online or
+// the tab is shown again), and what the close codes mean: 4401 the seat is
+// no longer this browser's, 4404 no such table, 4420 the page fell behind
+// (connect again at once), 4429 too many connections (try again later).
+//
+// A server that is frozen, or a network gone without a word, closes
+// nothing: the socket just falls silent.  So a socket that has told nothing
+// since the last ping (5 to 10 s after its last word), or has not opened
+// within OPEN_WITHIN, is taken as dead and another is opened, which a proxy
+// sends to a live server.
 
 import { storeSeat, storedName } from "../api.js";
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
 
-const PING_EVERY = 25000;
+const PING_EVERY = 5000;
+// a handshake's time to open, doubled after each failed try up to 20 s (a slow network still gets through)
+const OPEN_WITHIN = 5000;
 /** After the server turned the connection away for too many (4429): the wait before trying again. */
 const TOO_MANY_WAIT = 30000;
 
@@ -27,7 +35,7 @@ export function joinMessage(S, name = "") {
  */
 export function openConnection(ctx, onMessage) {
   const { S, id, page } = ctx;
-  const C = { ws: null, stopped: false, attempts: 0, retryTimer: null, pingTimer: null };
+  const C = { ws: null, stopped: false, attempts: 0, retryTimer: null, pingTimer: null, openTimer: null, heard: false };
 
   function url() {
     return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws/${encodeURIComponent(id)}`;
@@ -44,12 +52,28 @@ export function openConnection(ctx, onMessage) {
     }
     C.ws = socket;
     S.joined = false;
+    clearTimeout(C.openTimer);
+    const openWithin = OPEN_WITHIN * 2 ** Math.min(2, Math.max(0, C.attempts - 1));
+    C.openTimer = setTimeout(() => {
+      if (socket.readyState === WebSocket.CONNECTING) lost(socket, null);
+    }, openWithin);
     socket.addEventListener("open", () => {
+      clearTimeout(C.openTimer);
       socket.send(JSON.stringify(joinMessage(S, storedName())));
+      C.heard = true;
       clearInterval(C.pingTimer);
-      C.pingTimer = setInterval(() => send({ type: "ping" }), PING_EVERY);
+      C.pingTimer = setInterval(() => {
+        if (!C.heard) {
+          lost(socket, null); // nothing since the last ping
+          return;
+        }
+        C.heard = false;
+        send({ type: "ping" });
+      }, PING_EVERY);
     });
     socket.addEventListener("message", (event) => {
+      if (C.ws !== socket) return; // a socket given up for dead, come back to life
+      C.heard = true;
       let message;
       try {
         message = JSON.parse(event.data);
@@ -67,32 +91,43 @@ export function openConnection(ctx, onMessage) {
       }
       onMessage(message);
     });
-    socket.addEventListener("close", (event) => {
-      clearInterval(C.pingTimer);
-      if (C.ws !== socket || C.stopped) return;
-      C.ws = null;
-      S.joined = false;
-      S.pending = null;
-      if (event.code === 4401) {
-        // the token is no longer good: back to the seat chooser
-        storeSeat(id, null);
-        stop();
-        page.navigate(`/t/${encodeURIComponent(id)}`, true);
-        return;
+    socket.addEventListener("close", (event) => lost(socket, event.code));
+  }
+
+  /** The socket closed with `code`, or (null) is taken as dead and dropped: connect again, unless the code ends it. */
+  function lost(socket, code) {
+    if (C.ws !== socket || C.stopped) return;
+    clearInterval(C.pingTimer);
+    clearTimeout(C.openTimer);
+    C.ws = null;
+    S.joined = false;
+    S.pending = null;
+    if (code === null) {
+      try {
+        socket.close(); // its close event, whenever it comes, finds another socket in C.ws
+      } catch {
+        /* already closing */
       }
-      if (event.code === 4404) {
-        stop();
-        clear(ctx.view);
-        ctx.view.className = "lobby";
-        ctx.view.append(
-          h("section", { class: "panel narrow" }, h("h1", {}, t("error.no_table")), h("p", {}, h("a", { href: "/", "data-link": true, class: "button" }, t("nav.lobby")))),
-        );
-        return;
-      }
-      if (event.code === 4420) C.attempts = 0; // fell behind: connect again at once, and be told afresh
-      scheduleReconnect(event.code === 4429 ? TOO_MANY_WAIT : null);
-      ctx.render();
-    });
+    }
+    if (code === 4401) {
+      // the token is no longer good: back to the seat chooser
+      storeSeat(id, null);
+      stop();
+      page.navigate(`/t/${encodeURIComponent(id)}`, true);
+      return;
+    }
+    if (code === 4404) {
+      stop();
+      clear(ctx.view);
+      ctx.view.className = "lobby";
+      ctx.view.append(
+        h("section", { class: "panel narrow" }, h("h1", {}, t("error.no_table")), h("p", {}, h("a", { href: "/", "data-link": true, class: "button" }, t("nav.lobby")))),
+      );
+      return;
+    }
+    if (code === 4420) C.attempts = 0; // fell behind: connect again at once, and be told afresh
+    scheduleReconnect(code === 4429 ? TOO_MANY_WAIT : null);
+    ctx.render();
   }
 
   function scheduleReconnect(wait = null) {
@@ -129,6 +164,7 @@ export function openConnection(ctx, onMessage) {
   function stop() {
     C.stopped = true;
     clearTimeout(C.retryTimer);
+    clearTimeout(C.openTimer);
     clearInterval(C.pingTimer);
     window.removeEventListener("online", onOnline);
     document.removeEventListener("visibilitychange", onVisible);
