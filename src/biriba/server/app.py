@@ -478,5 +478,3 @@ class BodyLimit:
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": 413, "headers": [*headers, *SECURITY_HEADERS]})
         await send({"type": "http.response.body", "body": body})
-
-
