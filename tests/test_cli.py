@@ -336,3 +336,28 @@ def test_serve_trusts_every_address_only_when_told_nobody_comes_but_through_the_
         forged = httpx.post(url + "/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.4"}, timeout=10)
         assert made.status_code == 201 and forged.status_code == 429  # not from 10.9.9.9: its own address counts
     assert process.stdout is not None and "biriba: warning" not in process.stdout.read().decode()
+
+
+def test_every_flag_of_biriba_serve_is_documented_and_every_limit_with_its_default() -> None:
+    """docs/operations.md lists every limit with its default and its flag (issue 49); the cluster's flags are
+    docs/deploy.md's."""
+    import argparse
+
+    from biriba.cli import build_parser
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    operations, deploy = (docs / "operations.md").read_text(), (docs / "deploy.md").read_text()
+    listed = {m[1]: m[2].strip() for m in re.finditer(r"^\| `(--[a-z-]+)[^`]*` \| ([^|]+) \|", operations, re.M)}
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    serve = subparsers.choices["serve"]
+    for action in serve._actions:
+        flag = max(action.option_strings, key=len, default="")
+        if flag in ("", "--help"):
+            continue
+        if flag in ("--host", "--port", "--db", "--workers", "--redis", "--lease-ttl"):
+            assert f"`{flag}" in operations or f"`{flag}" in deploy or f"{flag} " in operations, flag
+            continue
+        assert flag in listed, f"{flag} is not in docs/operations.md's table of limits"
+        number = isinstance(action.default, int | float) and not isinstance(action.default, bool)
+        if number and flag != "--bot-workers":  # that one's default is the machine's cores but one
+            assert float(listed[flag]) == action.default, f"{flag}: {listed[flag]} in the docs, {action.default}"
