@@ -34,6 +34,8 @@ CHAT_KEPT = 30
 WATCHERS_LISTED = 20
 #: Beats after which a process that told nothing of its clients is taken for gone.
 PRESENCE_BEATS = 3
+#: The shortest time between two presence messages of a table (a burst of joins and leaves is told as one).
+PRESENCE_EVERY = 1.0
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ class Audience:
     absent_since: dict[int, float] = field(default_factory=dict)
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     idle_since: float = field(default_factory=time.monotonic)  # since the last client here left
+    told: tuple[float, dict[str, Any] | None] = (float("-inf"), None)  # the last presence told, and when
+    due: asyncio.TimerHandle | None = None  # the next one, if it waits for its second
 
     # ---------------------------------------------------------- who
     def add(self, client: Client) -> None:
@@ -231,6 +235,25 @@ class Audience:
         """A chat line: kept for who joins, and told to every client here."""
         self.chat.append(line)
         self.post(line)
+
+    def presence_changed(self, message: Callable[[], dict[str, Any]], told: Callable[[], None]) -> None:
+        """Tell every client who is at the table now (``message()``) if that changed, at most once every
+        :data:`PRESENCE_EVERY` seconds; ``told()`` after each time it is told."""
+        if self.due is not None:
+            return
+        wait = self.told[0] + PRESENCE_EVERY - time.monotonic()
+        if wait > 0:
+            self.due = asyncio.get_running_loop().call_later(wait, self._tell_presence, message, told)
+        else:
+            self._tell_presence(message, told)
+
+    def _tell_presence(self, message: Callable[[], dict[str, Any]], told: Callable[[], None]) -> None:
+        self.due = None
+        now = message()
+        if now != self.told[1]:
+            self.told = (time.monotonic(), now)
+            self.post(now)
+            told()
 
     def cut_all(self, code: int, reason: str) -> None:
         """Every client here is cut off (the table's copy is dropped: they connect again to a fresh one)."""

@@ -45,8 +45,6 @@ from .thinking import Thinkers
 STAND_IN = "greedy"
 #: How long a hint's search may think (the hard bot's, at a web table).
 HINT_MS = TABLE_THINK_MS
-#: The shortest time between two presence messages of a table (a flood of joins and leaves is told as one).
-PRESENCE_EVERY = 1.0
 #: Close code of a connection whose table's copy here was dropped (docs/protocol.md): connect again.
 SERVICE_RESTART = 1012
 
@@ -120,8 +118,6 @@ class LiveTable:
         self.stand_in = GreedyBot(f"{row.seed}/stand-in")
         self.lock = asyncio.Lock()
         self.audience = Audience()
-        self.presence_told: tuple[float, dict[str, Any] | None] = (float("-inf"), None)  # when, and what
-        self.presence_due: asyncio.TimerHandle | None = None
         self.tasks: set[asyncio.Future[None]] = set()  # messages to the other processes, under way
         self.last_event = time.monotonic()
         self.turn_started = time.monotonic()
@@ -320,30 +316,14 @@ class LiveTable:
             self.audience.reckon(self.row.seats)
 
     def presence_changed(self) -> None:
-        """Tell every client here who is at the table now, if that changed, at most once a second."""
-        if self.presence_due is not None:
-            return
-        wait = self.presence_told[0] + PRESENCE_EVERY - time.monotonic()
-        if wait > 0:
-            self.presence_due = asyncio.get_running_loop().call_later(wait, self._tell_presence_now)
-        else:
-            self._tell_presence_now()
+        """Tell every client here who is at the table now (at most once a second); the owner tells the followers."""
+        self.audience.presence_changed(self.presence_message, self._tell_followers)
 
-    def _tell_presence_now(self) -> None:
-        self.presence_due = None
-        message = self.presence_message()
-        if message == self.presence_told[1]:
-            return
-        self.presence_told = (time.monotonic(), message)
-        self.audience.post(message)
-        if self.owned and self.cluster is not None:  # and the followers, for their clients
-            self.background(self.cluster.publish(self.row.id, {"t": "meta", "meta": self.presence()}))
-
-    def background(self, work: Awaitable[None]) -> None:
-        """Work the caller does not wait for (a message to the other processes), kept until done."""
-        task = asyncio.ensure_future(work)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+    def _tell_followers(self) -> None:
+        if self.owned and self.cluster is not None:
+            task = asyncio.ensure_future(self.cluster.publish(self.row.id, {"t": "meta", "meta": self.presence()}))
+            self.tasks.add(task)  # kept until sent
+            task.add_done_callback(self.tasks.discard)
 
     async def tell_presence(self) -> None:
         """Tell the other processes which seats and watchers this one has at the table (each beat, and on change)."""
