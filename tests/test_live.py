@@ -279,7 +279,7 @@ def test_a_table_whose_driver_raises_stops_broken_logged_once_and_counted(tmp_pa
     with serving(db) as (url, app):  # after a restart: loaded broken, its driver never started
         assert httpx.get(f"{url}/api/tables/{table['id']}").json()["status"] == "broken"
         live = app.state.hall.live[table["id"]]
-        assert live.broken and live.driver is None
+        assert live.broken and live.driver.task is None
 
 
 def test_a_seats_hints_are_paced_over_all_its_connections_and_an_addresss_over_its_seats(tmp_path: Any) -> None:

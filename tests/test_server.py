@@ -475,7 +475,8 @@ def test_a_web_tables_hard_bot_never_takes_the_same_stock_out_draw_twice() -> No
     """Its searches run in workers whose bots are new each time: the table's own bot remembers the draws
     it faced since the stock ran out, and settles a second one without a search (docs/bots.md)."""
     from biriba.bots import SearchBot
-    from biriba.server.live import LiveTable, Think
+    from biriba.server.driver import Think
+    from biriba.server.live import LiveTable
     from biriba.server.store import SeatInfo, TableRow
     from biriba.server.thinking import Thinkers
     from test_search import stock_out
@@ -488,9 +489,9 @@ def test_a_web_tables_hard_bot_never_takes_the_same_stock_out_draw_twice() -> No
         bot = live.table.agents[0]
         assert isinstance(bot, SearchBot)
         deal = stock_out("8D 8S 5C KH 9S", "8H")  # seat 0 to draw; the pile's 8H makes a set
-        first = live._search_due(bot, deal, None)
+        first = live.driver.search_due(bot, deal, None)
         assert isinstance(first, Think) and first.seat == 0 and first.think_ms == 1000
-        assert live._search_due(bot, deal, None) is None  # the same draw again: no search
+        assert live.driver.search_due(bot, deal, None) is None  # the same draw again: no search
         assert bot.choose(deal.view_for(0), list(deal.legal_actions())).kind == "pass"  # what the table plays
     finally:
         thinkers.close()

@@ -33,7 +33,8 @@ from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
 from .cluster import Cluster, new_node
 from .config import ServerConfig
-from .live import STAND_IN, UNKNOWN, LiveTable, rebuild
+from .driver import STAND_IN
+from .live import UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info
 from .quotas import Quotas
 from .schema import BotSeat, CreateTable
@@ -116,7 +117,7 @@ class Hall:
             await self.cluster.follow(row.id)
         live.epoch = await self.store.claim(row.id, self.node, self.config.lease_ttl, steal=True)
         self.live[row.id] = live
-        live.start()
+        live.driver.start()
         return live
 
     def _live(self, live: LiveTable) -> LiveTable:
@@ -132,7 +133,7 @@ class Hall:
         """A dropped copy leaves memory (it is loaded afresh when asked for again)."""
         if self.live.get(live.row.id) is live:
             del self.live[live.row.id]
-        await live.stop()
+        await live.driver.stop()
 
     async def rematch(self, live: LiveTable, creator: str) -> LiveTable:
         """The finished match's rematch: the same rules, pace and kinds of seat, every person's seat free.
@@ -228,7 +229,7 @@ class Hall:
         else:
             live.epoch = epoch
         self.live[table_id] = live
-        live.start()
+        live.driver.start()
         await live.tell_presence()
         return live
 
@@ -438,7 +439,7 @@ class Hall:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""
         live = self.live.pop(table_id, None)
         if live is not None:
-            await live.stop()
+            await live.driver.stop()
             with contextlib.suppress(Exception):  # the store away: the lease runs out by itself
                 await self._forget(table_id, live.owned)
 
@@ -450,7 +451,7 @@ class Hall:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         for live in list(self.live.values()):
-            await live.stop()
+            await live.driver.stop()
         owned = [tid for tid, live in self.live.items() if live.owned]
         with contextlib.suppress(Exception):
             await self.store.release(self.node, owned)

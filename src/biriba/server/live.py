@@ -1,16 +1,14 @@
 """The tables in play on the server: a :class:`~biriba.table.Table` each, its seats, clients and store.
 
 One :class:`LiveTable` per table holds the match at a table-loop
-:class:`~biriba.table.Table`, the people and bots in its seats, and its
-:class:`~.audience.Audience` (the clients, each with its own queue).
-Every change goes the same way, under the table's lock: play it at the
-table, commit it to the store, then put in every client's queue what its
-seat may see (never waiting for a client).  One driver coroutine per table plays the bots (at
-the table's pace), stands in for an absent person or an expired turn clock,
-and deals the next hand: no thread per table.  A hard bot's search runs in
-a worker process (:mod:`.thinking`), with the table's lock released
-meanwhile.  The set of live tables is :class:`~.hall.Hall`'s; the form
-of the messages a table sends is in :mod:`.messages`.
+:class:`~biriba.table.Table`, the people and bots in its seats, its
+:class:`~.audience.Audience` (the clients, each with its own queue) and
+its :class:`~.driver.Driver` (the one coroutine that plays its bots, its
+stand-in and its next deal).  Every change goes the same way, under the
+table's lock: play it at the table, commit it to the store, then put in
+every client's queue what its seat may see (never waiting for a client).
+The set of live tables is :class:`~.hall.Hall`'s; the form of the
+messages a table sends is in :mod:`.messages`.
 """
 
 from __future__ import annotations
@@ -21,11 +19,9 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action
-from ..bots import TABLE_THINK_MS, GreedyBot, SearchBot, table_bot
+from ..bots import TABLE_THINK_MS, table_bot
 from ..cards import NAMES, parse_card
 from ..deal import Deal
 from ..errors import IllegalActionError, NotationError
@@ -33,16 +29,14 @@ from ..match import Match
 from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
-from ..views import PlayerView
 from .audience import Audience, Client, encode
 from .cluster import Cluster, Unreachable
+from .driver import STAND_IN, Driver
 from .messages import Moved, Settings, TableError, deal_event_json, event_json, row_info
 from .names import looks_alike
 from .store import Fenced, SeatInfo, Store, StoredTable, TableRow, token_hash
 from .thinking import Thinkers
 
-#: The bot that plays for an absent person, or when a turn clock runs out.
-STAND_IN = "greedy"
 #: How long a hint's search may think (the hard bot's, at a web table).
 HINT_MS = TABLE_THINK_MS
 #: Close code of a connection whose table's copy here was dropped (docs/protocol.md): connect again.
@@ -55,19 +49,6 @@ BROKEN = TableError("broken", "this table stopped on a fault of the server; its 
 UNKNOWN = "?"
 
 LOG = logging.getLogger("biriba.server")
-
-
-@dataclass(frozen=True)
-class Think:
-    """A hard bot's decision to make away from the table's lock: what its seat sees, and the table's version."""
-
-    seat: int
-    version: int
-    seed: str
-    think_ms: float
-    view: PlayerView
-    legal: list[Action]
-    by: str | None  # played for a person: "clock" or "absent"
 
 
 class LiveTable:
@@ -115,15 +96,10 @@ class LiveTable:
             for i, s in enumerate(row.seats)
         ]
         self.table = Table(Match(self.rules, self.names(), seed=row.seed), agents)
-        self.stand_in = GreedyBot(f"{row.seed}/stand-in")
         self.lock = asyncio.Lock()
         self.audience = Audience()
         self.tasks: set[asyncio.Future[None]] = set()  # messages to the other processes, under way
-        self.last_event = time.monotonic()
-        self.turn_started = time.monotonic()
-        self.deal_ended = time.monotonic()
-        self.kick = asyncio.Event()
-        self.driver: asyncio.Task[None] | None = None
+        self.driver = Driver(self)
         self.played_for: dict[int, str] = {}  # event number: who played a person's turn ("clock", "absent")
         self.handed: set[int] = set(row.settings.get("handed", []))  # seats handed to the stand-in by their person
         self.rematch: str | None = row.settings.get("rematch")
@@ -188,7 +164,7 @@ class LiveTable:
             "stand_in": [
                 seat
                 for seat in standing
-                if (s := self._stand_in(seat)) is not None and now >= s[1] and bool(match.deals)
+                if (s := self.driver.standing_in(seat)) is not None and now >= s[1] and bool(match.deals)
             ],
             "watchers": self.audience.watcher_names(),
             "watching": self.audience.watching(),
@@ -277,14 +253,10 @@ class LiveTable:
         }
 
     def clock_left(self) -> float | None:
-        if not self.owned:  # the owner's clock, as it told it, run on since
-            told = self.meta.get("clock")
-            return None if told is None else max(0.0, round(told - (time.monotonic() - self.meta_at), 1))
-        deal = self.table.match.current
-        clock = self.settings.turn_clock
-        if clock is None or deal is None or self.row.seats[deal.to_move].kind == "bot":
-            return None
-        return max(0.0, round(self.turn_started + clock - time.monotonic(), 1))
+        if self.owned:
+            return self.driver.clock_left()
+        told = self.meta.get("clock")  # the owner's clock, as it told it, run on since
+        return None if told is None else max(0.0, round(told - (time.monotonic() - self.meta_at), 1))
 
     # ---------------------------------------------------------- changes
     async def join(self, client: Client) -> None:
@@ -301,14 +273,14 @@ class LiveTable:
                 client.post(encode(BROKEN.message()))
         self.presence_changed()
         await self.tell_presence()
-        self.kick.set()
+        self.driver.wake()
 
     async def leave(self, client: Client) -> None:
         self.audience.discard(client)
         self._refresh_presence()
         self.presence_changed()
         await self.tell_presence()
-        self.kick.set()
+        self.driver.wake()
 
     def _refresh_presence(self) -> None:
         """Who is connected, from this process's clients and (for the owner) the others': away since when."""
@@ -375,7 +347,7 @@ class LiveTable:
         if op not in changes:
             raise TableError("bad_request", f"no such change: {op}")
         result = await changes[op](**args)
-        self.kick.set()
+        self.driver.wake()
         return result
 
     def _own(self) -> None:
@@ -399,7 +371,7 @@ class LiveTable:
                 event = self.table.play(deal.to_move, text)
             except (IllegalActionError, NotationError) as exc:
                 raise TableError.illegal(exc) from None
-            await self._committed(event)
+            await self.committed(event)
 
     async def next_deal(self, seat: int | None) -> None:
         await self._run("next", {"seat": seat})
@@ -413,7 +385,7 @@ class LiveTable:
                 raise TableError(
                     "no_deal", "a deal is in progress" if not self.table.match.is_over else "the match is over"
                 )
-            await self._start_deal()
+            await self.start_deal()
 
     def _mover(self, seat: int | None) -> Deal:
         """The deal in progress, if ``seat`` is to move in it (else the protocol's refusal)."""
@@ -579,29 +551,17 @@ class LiveTable:
             await self.tell_all()
 
     # ----------------------------------------------------------- driving
-    def start(self) -> None:
-        """The driver starts, if this process owns the table (and no fault stopped it)."""
-        if self.owned and not self.broken and (self.driver is None or self.driver.done()):
-            self.driver = asyncio.create_task(self._drive(), name=f"table {self.row.id}")
-
-    async def stop(self) -> None:
-        driver, self.driver = self.driver, None
-        if driver is not None and driver is not asyncio.current_task():
-            driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await driver
-
     async def take_over(self, epoch: int) -> None:
         """This process drives the table from now on (its lease, ``epoch``): from where the store stands."""
         async with self.lock:
             await self.reload()
             self.owner, self.epoch, self.told = None, epoch, self.version
             self.lagging = False
-            self._turn_changed()
+            self.driver.new_turn()
             self.audience.connected_since.clear()
             self._refresh_presence()
             await self.tell_all()  # and the followers hear who drives it now
-        self.start()
+        self.driver.start()
         LOG.info("table %s: taken over (epoch %s)", self.row.id, epoch)
 
     async def lost(self, passed: bool = False) -> None:
@@ -611,7 +571,7 @@ class LiveTable:
             LOG.warning("table %s: another process drives it now (epoch %s was ours)", self.row.id, self.epoch)
         self.owner, self.epoch = UNKNOWN, None
         self.outbox.clear()
-        self.kick.set()  # the driver sees it and stops
+        self.driver.wake()  # the driver sees it and stops
         await self.roll_back()
         if not self.dropped:
             await self.tell_all()
@@ -636,7 +596,7 @@ class LiveTable:
         except Exception:
             LOG.warning("table %s: the store cannot be read back; the table is dropped until it can", self.row.id)
             self.dropped = True
-            self.kick.set()
+            self.driver.wake()
             self.audience.cut_all(SERVICE_RESTART, "the table is reloading; connect again")
             if self.on_dropped is not None:
                 await self.on_dropped()
@@ -665,7 +625,7 @@ class LiveTable:
             if self.owned:
                 self._refresh_presence()
                 self.presence_changed()
-                self.kick.set()
+                self.driver.wake()
         elif kind == "meta" and not self.owned:
             self.meta, self.meta_at = message["meta"], time.monotonic()
             self.presence_changed()
@@ -728,131 +688,9 @@ class LiveTable:
         if self.owned:
             self._refresh_presence()
             self.presence_changed()
-            self.kick.set()
+            self.driver.wake()
 
-    async def _drive(self) -> None:
-        """Play what is due (a bot's move, a stand-in's, the next deal), then wait until something is.
-
-        The store away is waited out: the move is tried again each second (and logged once).  Anything
-        else that raises is a fault of the server, which trying again would only repeat: the table stops,
-        broken (:meth:`fault`), logged once.
-        """
-        store_away = False
-        while self.owned and not self.dropped and not self.broken:
-            self.kick.clear()  # a kick during the look below wakes the wait at once
-            try:
-                async with self.lock:
-                    wait = await self._due() if self.owned and not self.dropped else None
-                if isinstance(wait, Think):
-                    await self._think(wait)
-                    continue
-                store_away = False
-            except Moved:
-                return  # another process drives the table now
-            except Exception as exc:
-                if not (isinstance(exc, TableError) and exc.code == "store"):
-                    LOG.exception("table %s: its driver failed; the table is stopped (broken)", self.row.id)
-                    await self.fault()
-                    return
-                if not store_away:
-                    LOG.warning("table %s: the store takes no moves; the table tries again each second", self.row.id)
-                store_away, wait = True, 1.0
-            if wait == 0:
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.kick.wait(), timeout=wait)
-
-    async def _think(self, think: Think) -> None:
-        """A hard bot's search in a worker, the table free meanwhile; its move is played if the table has not moved."""
-        assert self.thinkers is not None
-        try:
-            action = await self.thinkers.choose("hard", think.seed, think.think_ms, think.view, think.legal)
-        except Exception:  # the workers are gone (killed, out of memory): the bot plays its quick move
-            LOG.exception("table %s: a bot worker failed; the bot plays greedy's move", self.row.id)
-            action = GreedyBot(think.seed).choose(think.view, think.legal)
-        async with self.lock:
-            if self.owned and self.version == think.version:
-                await self._committed(self.table.play(think.seat, action), think.by)
-
-    async def _due(self) -> float | Think | None:
-        """Do one thing if one is due; return 0 to look again at once, the seconds until one may be, None,
-        or a hard bot's decision to make without the lock."""
-        match = self.table.match
-        now = time.monotonic()
-        if match.is_over or (not self.seated and not match.deals):
-            return None  # the first deal waits for every person; later a seat left free is the stand-in's
-        deal = match.current
-        if deal is None:
-            persons_here = any(s.kind == "person" for s in self.row.seats)
-            pause = self.settings.deal_pause if match.deals and persons_here else 0.0
-            if now >= self.deal_ended + pause:
-                await self._start_deal()
-                return 0
-            return self.deal_ended + pause - now
-        seat = deal.to_move
-        paced = self.last_event + self.settings.bot_delay
-        if self.row.seats[seat].kind == "bot":
-            return await self._step(None) if now >= paced else paced - now
-        waits = []
-        standing_in = self._stand_in(seat)
-        if standing_in is not None and self.audience.connected_since:
-            # the stand-in plays each turn at the bots' pace (after a long absence, or at once for a seat handed
-            # over or left free), for the people who wait; with nobody at the table it waits too, and the match
-            # is where they left it when they return
-            by, since = standing_in
-            due = max(since, paced)
-            if now >= due:
-                return await self._step(self.stand_in, by)
-            waits.append(due - now)
-        if self.settings.turn_clock is not None:  # the clock's turn is played on at the bots' pace
-            due = max(self.turn_started + self.settings.turn_clock, paced)
-            if now >= due:
-                return await self._step(self.stand_in, "clock")
-            waits.append(due - now)
-        return min(waits) if waits else None
-
-    def _stand_in(self, seat: int) -> tuple[str, float] | None:
-        """Why the stand-in plays a person's seat, and from when: at once for a seat handed over or left free,
-        ``absent_after`` seconds into an absence."""
-        if seat in self.handed:
-            return "handed", 0.0
-        if self.row.seats[seat].token_hash is None:
-            return "left", 0.0
-        if seat in self.audience.absent_since:
-            return "absent", self.audience.absent_since[seat] + self.settings.absent_after
-        return None
-
-    async def _step(self, agent: Agent | None, by: str | None = None) -> float | Think:
-        """One move of the seat to move by its bot (or ``agent``, standing in ``by`` the clock or an absence).
-
-        A search is handed back to the driver as a :class:`Think`, to run without the table's lock.
-        """
-        deal = self.table.match.current
-        assert deal is not None
-        chooser = agent or self.table.agents[deal.to_move]
-        if isinstance(chooser, SearchBot) and self.thinkers is not None:
-            think = self._search_due(chooser, deal, by)
-            if think is not None:
-                return think
-        event = self.table.step(agent)
-        if event is not None:
-            await self._committed(event, by)
-        return 0
-
-    def _search_due(self, bot: SearchBot, deal: Deal, by: str | None) -> Think | None:
-        """The search a hard bot's move needs, for a worker; None if the bot settles it here without one.
-
-        The bot here keeps its memory of the draws faced since the stock ran out (a worker's bot is new
-        at every decision), so that it never takes the same pile round a loop twice (docs/bots.md).
-        """
-        seat = deal.to_move
-        view, legal = deal.view_for(seat), list(deal.legal_actions())
-        if bot.settled(view, legal) is not None:
-            return None  # the table's step asks the bot again, which answers the same
-        seed = f"{self.row.seed}/bot/{seat}/{self.version}"
-        return Think(seat, self.version, seed, bot.think_ms or TABLE_THINK_MS, view, legal, by)
-
-    async def _start_deal(self) -> None:
+    async def start_deal(self) -> None:
         event = self.table.start_deal()
         deal = self.table.match.deals[-1]
         assert deal.deck is not None
@@ -867,10 +705,10 @@ class LiveTable:
             await self.roll_back()
             raise TableError("store", "the deal could not be saved; the table is as it was") from None
         self.outbox.append({"op": "deal", "deal": event.deal, "dealer": deal.dealer})
-        self._turn_changed()
+        self.driver.new_turn()
         await self.tell_all()
 
-    async def _committed(self, event: Event, by: str | None = None) -> None:
+    async def committed(self, event: Event, by: str | None = None) -> None:
         """Commit the action just played, then tell everyone; a store failure takes the table back to the store.
 
         ``by`` says who played a person's turn for them (the clock, or the stand-in of an absence).
@@ -904,15 +742,8 @@ class LiveTable:
             await self.roll_back()
             raise TableError("store", "the move could not be saved; the table is as it was") from None
         self.outbox.append({"op": "action", "seat": outcome.seat, "action": str(outcome.action), "by": by})
-        self.last_event = time.monotonic()
-        if deal.is_over:
-            self.deal_ended = self.last_event
-        if deal.is_over or deal.to_move != mover_before:
-            self._turn_changed()
+        self.driver.moved(deal.to_move != mover_before, deal.is_over)
         await self.tell_all()
-
-    def _turn_changed(self) -> None:
-        self.turn_started = time.monotonic()
 
     async def reload(self) -> None:
         """Rebuild the match from the store (after a failed write, a takeover, or a change not heard)."""
