@@ -1,9 +1,13 @@
 """The web game: tables with friends and bots, played in the browser (``biriba serve``).
 
 A front end of its own (the engine and the bots import nothing from here):
-:mod:`.app` is the HTTP API and WebSocket protocol (``docs/protocol.md``),
-:mod:`.schema` every request and message, :mod:`.hall` the tables a server
-knows and its quotas, :mod:`.live` the tables in play, :mod:`.messages`
+:mod:`.app` is the HTTP API (``docs/protocol.md``), :mod:`.connection` a
+WebSocket (its messages read and checked, its queue written out),
+:mod:`.schema` every request and message, :mod:`.names` the names people
+can tell apart, :mod:`.hall` the tables a server knows and its caps,
+:mod:`.quotas` the quotas over every process, :mod:`.live` the tables in
+play, :mod:`.audience` a table's clients and who is at it,
+:mod:`.driver` what plays a table's bots and stand-in, :mod:`.messages`
 what a table tells its clients (refusals, events, its info),
 :mod:`.thinking` the bots' worker processes, :mod:`.store` their storage
 in SQLite or PostgreSQL, :mod:`.cluster` the messages between several
