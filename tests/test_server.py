@@ -18,10 +18,12 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from biriba.cards import parse_card
+from biriba.server.store import PROBE_TIMEOUT
+from clusterkit import postgres_server
 from serverkit import BIRIBA, Player, create_table, running_server, server_process, sit, ws_url
 
 PERSON = {"kind": "person"}
@@ -257,6 +259,146 @@ def test_every_acknowledged_action_survives_kill_9(db_url: str) -> None:
         seen = {(e["number"], e["action"]) for e in state["events"] if e["kind"] == "action" and e["seat"] == 0}
         assert set(acknowledged) <= seen
         assert state["seat"] == 0 and state["version"] >= max(n for n, _ in acknowledged) + 1
+
+
+# ---------------------------------------------------------- the store away
+async def refused_join(url: str, table_id: str) -> tuple[str, int | None]:
+    """A watcher's join: the error it is told, and the code its connection is then closed with."""
+    async with Player(url, table_id, None) as watcher:
+        error = await watcher.receive(10)
+        with pytest.raises(ConnectionClosed):
+            await watcher.receive(10)
+        assert watcher.socket is not None
+        return error["code"], watcher.socket.close_code
+
+
+async def watched(url: str, table_id: str) -> dict[str, Any]:
+    async with Player(url, table_id, None) as watcher:
+        return await watcher.until(lambda m: m["type"] == "state", timeout=10)
+
+
+def assert_store_away(answer: httpx.Response) -> None:
+    """The protocol's answer while the store is away: 503, code ``store``, and when to try again."""
+    assert answer.status_code == 503 and answer.json()["code"] == "store", answer.text
+    assert 1 <= int(answer.headers["retry-after"]) <= 60
+
+
+def new_table(url: str) -> httpx.Response:
+    return httpx.post(url + "/api/tables", json={"seats": [PERSON, GREEDY, GREEDY, GREEDY]}, timeout=15)
+
+
+@pytest.mark.needs("postgresql-server")
+def test_with_postgresql_stopped_the_server_says_so_at_once_and_the_first_request_after_its_return_goes_through() -> (
+    None
+):
+    """Issue 49 item 11: a table made, or one not in memory asked for or joined, while the store is down is refused
+    at once in the protocol's shape (503, code ``store``, ``Retry-After``; a WebSocket is told ``store`` and closed
+    with 1013, try again later), as is ``/healthz``; once PostgreSQL is back the first request goes through."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            tables = [create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"] for _ in range(3)]
+        with running_server(postgres.url) as url:  # the tables are in the store, none in memory
+            postgres.stop("fast")
+            started = time.monotonic()
+            assert_store_away(new_table(url))
+            assert_store_away(httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15))
+            assert_store_away(httpx.get(url + "/healthz", timeout=15))
+            assert asyncio.run(refused_join(url, tables[1])) == ("store", 1013)
+            assert time.monotonic() - started < 5  # each said at once, none waited out
+            postgres.start()
+            assert httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15).status_code == 200
+            assert asyncio.run(watched(url, tables[1]))["table"]["id"] == tables[1]
+            assert new_table(url).status_code == 201
+            assert httpx.get(url + "/healthz", timeout=15).status_code == 200
+
+
+@pytest.mark.needs("postgresql-server")
+def test_with_postgresql_frozen_the_server_says_so_within_a_second_once_it_has_seen_it() -> None:
+    """A database that answers nothing (frozen, or cut off by the network): the request that finds out waits out
+    the store's timeouts (seconds), every later one is refused within about a second (``PROBE_TIMEOUT``) while it
+    stays so, and the first after its return goes through."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            tables = [create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"] for _ in range(3)]
+        with running_server(postgres.url) as url:
+            with postgres.frozen():
+                assert_store_away(httpx.get(url + "/healthz", timeout=30))  # the one that finds out
+                took = []
+                started = time.monotonic()
+                assert_store_away(httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15))
+                took.append(time.monotonic() - started)
+                assert_store_away(new_table(url))
+                took.append(time.monotonic() - started - sum(took))
+                assert asyncio.run(refused_join(url, tables[1])) == ("store", 1013)
+                took.append(time.monotonic() - started - sum(took))
+                assert max(took) < PROBE_TIMEOUT + 2, took
+            assert httpx.get(f"{url}/api/tables/{tables[2]}", timeout=15).status_code == 200
+
+
+@pytest.mark.needs("postgresql-server")
+def test_a_pooled_connection_whose_server_went_silent_is_replaced_not_waited_on() -> None:
+    """PostgreSQL answers, but the connections the server pooled before are dead without a word (their server's
+    host went away and came back: no FIN, no RST; here, their backends frozen): the first request after does not
+    hang on one of them, it gets a new connection within seconds."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"]
+        with running_server(postgres.url) as url:
+            assert httpx.get(url + "/healthz", timeout=15).status_code == 200  # a connection in the pool
+            with postgres.frozen(postgres.backends()) as silent:
+                assert silent
+                started = time.monotonic()
+                assert httpx.get(f"{url}/api/tables/{table}", timeout=30).status_code == 200
+                assert time.monotonic() - started < 10
+
+
+def test_with_its_sqlite_file_deleted_or_replaced_the_server_says_it_cannot_write_and_makes_no_table(
+    tmp_path: Any,
+) -> None:
+    """SQLite goes on writing a file deleted while it is open (a restart would find none of it): ``/healthz`` and a
+    new table are refused (503), not answered as if they were kept; so too with another file put in its place."""
+    path = tmp_path / "t.sqlite3"
+    with running_server(f"sqlite:///{path}") as url:
+        assert httpx.get(url + "/healthz", timeout=15).status_code == 200
+        path.unlink()
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "deleted" in health.json()["error"]
+        assert_store_away(new_table(url))
+        path.write_bytes(b"")  # another file where the store was
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "replaced" in health.json()["error"]
+
+
+@pytest.mark.needs("postgresql")
+def test_health_checks_that_the_store_can_write_not_only_that_it_answers(postgres_url: str) -> None:
+    """A PostgreSQL that answers but refuses writes (a standby after a failover, a database made read-only): the
+    health check writes, and says 503; a new table is refused the same way."""
+    import asyncpg
+
+    name = postgres_url.rpartition("/")[2]
+
+    async def admin(*statements: str) -> None:
+        connection = await asyncpg.connect(postgres_url.rpartition("/")[0] + "/test")
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    with running_server(postgres_url) as url:
+        assert new_table(url).status_code == 201
+        asyncio.run(
+            admin(
+                f"ALTER DATABASE {name} SET default_transaction_read_only = on",
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            )
+        )
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "read-only" in health.json()["error"]
+        assert_store_away(new_table(url))
 
 
 def test_bots_play_for_an_absent_person_while_others_wait_and_stop_when_they_return(tmp_path: Any) -> None:

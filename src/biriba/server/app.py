@@ -44,7 +44,7 @@ from .cluster import Cluster
 from .config import ServerConfig
 from .hall import Hall
 from .live import Client, LiveTable
-from .messages import STATUS, TableError
+from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
 from .schema import (
     Act,
@@ -68,7 +68,7 @@ from .schema import (
     TableInfo,
     refusal,
 )
-from .store import Store
+from .store import RETRY_AFTER, Store, Unavailable
 from .thinking import Thinkers
 
 STATIC = Path(__file__).parent / "static"
@@ -86,7 +86,7 @@ HINT_EVERY = 5.0
 SAY_EVERY = 2.0
 #: Close codes (docs/protocol.md).
 BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
-SERVICE_RESTART = 1012
+SERVICE_RESTART, TRY_AGAIN_LATER = 1012, 1013
 #: What the page may load and where it may connect: its own files, nothing inline, no frames around it.
 SECURITY_HEADERS = [
     (
@@ -128,6 +128,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (413, "too large"),
         (422, "invalid"),
         (429, "over a quota: Retry-After says when to try again"),
+        (503, "the store cannot be reached just now: Retry-After says when to try again"),
     )
 }
 
@@ -193,6 +194,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         return refused(exc)
+
+    @app.exception_handler(Unavailable)
+    async def store_is_away(request: Request, exc: Unavailable) -> JSONResponse:
+        return refused(store_away())
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -314,12 +319,12 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:
-        """Up, and the store answers."""
-        try:
-            await asyncio.wait_for(hall(request).store.ping(), timeout=5)
-        except Exception as exc:
-            return JSONResponse({"error": f"the store does not answer: {exc}", "code": "store"}, status_code=503)
+        """Up, and the store answers and can write (every bound in time by the store's own timeouts)."""
         the_hall = hall(request)
+        try:
+            await the_hall.store.check()
+        except Unavailable as exc:
+            return refused(TableError("store", f"the store cannot be written: {exc}", retry_after=RETRY_AFTER))
         body: dict[str, Any] = {"status": "ok", "store": "ok", "live_tables": len(the_hall.live), "node": the_hall.node}
         if the_hall.cluster is not None and the_hall.cluster.bus is not None:
             body["bus"] = "ok" if the_hall.cluster.bus.connected else "away"
@@ -336,7 +341,13 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             await websocket.close(FORBIDDEN_ORIGIN, "this site's pages only")  # before accepting: a 403
             return
         await websocket.accept()
-        live = await hall(websocket).get(table_id) if len(table_id) <= 32 else None
+        try:
+            live = await hall(websocket).get(table_id) if len(table_id) <= 32 else None
+        except TableError as exc:  # the store is away: said at once, and the client comes back later
+            metrics.refused.labels(exc.code).inc()
+            await websocket.send_text(json.dumps(exc.message()))
+            await websocket.close(TRY_AGAIN_LATER, "the store cannot be reached just now; connect again shortly")
+            return
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
