@@ -12,6 +12,7 @@ import json
 import random
 import re
 import signal
+import sqlite3
 import time
 from typing import Any
 
@@ -22,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from biriba.cards import parse_card
+from biriba.server.config import ServerConfig
 from biriba.server.store import PROBE_TIMEOUT
 from clusterkit import postgres_server
 from serverkit import BIRIBA, Player, create_table, running_server, server_process, sit, ws_url
@@ -584,6 +586,77 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
             assert board["points"] == team["melds"] + team["bonuses"]
         assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 422
         assert json.dumps(record)  # the download is plain JSON
+
+
+def wait_over(url: str, table_id: str) -> None:
+    end = time.monotonic() + 60
+    while httpx.get(f"{url}/api/tables/{table_id}", timeout=10).json()["status"] != "over":
+        assert time.monotonic() < end, "the bots' match did not end"
+        time.sleep(0.1)
+
+
+def metrics_of(url: str) -> dict[str, float]:
+    return read_metrics(httpx.get(url + "/metrics", timeout=10).text)
+
+
+def read_metrics(text: str) -> dict[str, float]:
+    samples = [line.rpartition(" ") for line in text.splitlines() if line[:1] not in ("#", "")]
+    return {name: float(value) for name, _space, value in samples}
+
+
+def test_a_finished_matchs_record_and_replay_are_computed_once_kept_and_limited_per_address(tmp_path: Any) -> None:
+    """Issue 49 item 7: a finished match's record and replay positions never change, so each is computed once (even
+    when asked for twice at the same moment), kept, and sent immutable with an ETag (304 to a client that has it);
+    one address may have 2 requests under way and so many answers computed a minute (429 beyond), kept ones free."""
+    db = tmp_path / "t.sqlite3"
+    config = ServerConfig(bot_workers=1, replays_per_minute=4)
+    with running_server(f"sqlite:///{db}", config) as url:
+        table = create_table(url, [GREEDY] * 4, bot_delay=0, options={"target": 300})["id"]
+        wait_over(url, table)
+        base = f"{url}/api/tables/{table}"
+        record = httpx.get(base + "/record", timeout=15)
+        assert record.status_code == 200 and record.json()["format"] == "biriba-record/1"
+        assert "immutable" in record.headers["cache-control"]
+        assert metrics_of(url)["biriba_replays_computed"] == 1
+        again = httpx.get(base + "/record", headers={"if-none-match": record.headers["etag"]}, timeout=15)
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == record.headers["etag"]
+        first, second = (httpx.get(base + "/replay", params={"deal": 1, "step": 5}, timeout=15) for _ in range(2))
+        assert first.status_code == second.status_code == 200 and first.content == second.content
+        assert metrics_of(url)["biriba_replays_computed"] == 2  # the record was kept; the position computed once
+        for step in (6, 7):
+            assert httpx.get(base + "/replay", params={"deal": 1, "step": step}, timeout=15).status_code == 200
+        over = httpx.get(base + "/replay", params={"deal": 1, "step": 8}, timeout=15)
+        assert over.status_code == 429 and over.json()["code"] == "quota", over.text
+        assert 1 <= int(over.headers["retry-after"]) <= 60
+        kept = httpx.get(base + "/replay", params={"deal": 1, "step": 5}, timeout=15)
+        assert kept.status_code == 200 and kept.content == first.content  # kept: not counted, not computed again
+        assert metrics_of(url)["biriba_replays_computed"] == 4
+
+    with running_server(f"sqlite:///{db}", config) as url:  # the table is not in memory, nothing is kept
+        base = f"{url}/api/tables/{table}"
+        writer = sqlite3.connect(db, isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")  # the store's writes wait: loading the table (its lease) is one
+
+        async def flood() -> tuple[httpx.Response, list[httpx.Response]]:
+            async with httpx.AsyncClient(timeout=15) as client:
+                waiting = [asyncio.create_task(client.get(base + "/record")) for _ in range(2)]
+                end = time.monotonic() + 4  # within SQLite's busy timeout (5 s)
+                while read_metrics((await client.get(url + "/metrics")).text).get("biriba_replays_under_way") != 2:
+                    assert time.monotonic() < end, "the two requests are not under way"
+                    await asyncio.sleep(0.02)
+                third = await client.get(base + "/record")
+                writer.execute("ROLLBACK")
+                return third, list(await asyncio.gather(*waiting))
+
+        try:
+            third, answers = asyncio.run(flood())
+        finally:
+            if writer.in_transaction:
+                writer.execute("ROLLBACK")
+            writer.close()
+        assert third.status_code == 429 and third.json()["code"] == "quota" and third.headers["retry-after"] == "1"
+        assert [a.status_code for a in answers] == [200, 200] and answers[0].content == answers[1].content
+        assert metrics_of(url)["biriba_replays_computed"] == 1  # the second waited for the first's
 
 
 def test_a_web_tables_hard_bots_think_at_most_a_second() -> None:

@@ -46,6 +46,7 @@ from .hall import Hall
 from .live import Client, LiveTable
 from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
+from .replays import CACHE_CONTROL, Kept
 from .schema import (
     Act,
     ClientMessage,
@@ -281,10 +282,11 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         return {"seat": seat, "token": await live.sit(seat, body.name)}
 
     @app.get("/api/tables/{table_id}/record", responses={403: {"model": Error}, **ERRORS})
-    async def record(request: Request, table_id: TableId) -> JSONResponse:
+    async def record(request: Request, table_id: TableId) -> Response:
         """The game record (``biriba-record/1``) once the match is over: before, it would show the decks."""
-        match = await finished(request, table_id)
-        return JSONResponse(await in_thread(request, match.to_record))
+        address = client_address(request)
+        kept = await hall(request).replays.answer(address, ("record", table_id), lambda: record_body(request, table_id))
+        return kept_response(request, kept)
 
     @app.get("/api/tables/{table_id}/replay", responses={403: {"model": Error}, **ERRORS})
     async def replay(
@@ -292,15 +294,23 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         table_id: TableId,
         deal: Annotated[int, Query(ge=1, le=10_000)] = 1,
         step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-    ) -> JSONResponse:
+    ) -> Response:
         """Once the match is over: deal N's position after K actions, every hand open."""
+        replays = hall(request).replays
+        address = client_address(request)
+
+        async def position() -> bytes:
+            kept = await replays.fetch(address, ("record", table_id), lambda: record_body(request, table_id))
+            body: bytes = await in_thread(request, lambda: replayed_body(kept.body, deal, step))
+            return body
+
+        kept = await replays.answer(address, ("replay", table_id, deal, step), position)
+        return kept_response(request, kept)
+
+    async def record_body(request: Request, table_id: str) -> bytes:
         match = await finished(request, table_id)
-        if deal > len(match.deals):
-            raise TableError("invalid", f"deal: 1..{len(match.deals)}")
-        history = match.deals[deal - 1].history
-        if step > len(history):
-            raise TableError("invalid", f"step: 0..{len(history)}")
-        return JSONResponse(await in_thread(request, lambda: replayed_position(match.to_record(), deal, step)))
+        body: bytes = await in_thread(request, lambda: json_bytes(match.to_record()))
+        return body
 
     async def finished(request: Request, table_id: str) -> Any:
         live = await live_table(request, table_id)
@@ -371,6 +381,35 @@ def app_from_environment() -> FastAPI:
     return create_app(settings["db"], ServerConfig(**values))
 
 
+def client_address(request: Request) -> str:
+    """Whom the quotas count: the client's address (behind a named proxy, the one it forwards)."""
+    return request.client.host if request.client else "-"
+
+
+def json_bytes(data: Any) -> bytes:
+    """JSON as the API's answers write it (compact, UTF-8)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def kept_response(request: Request, kept: Kept) -> Response:
+    """A finished match's answer: immutable, with its ETag; 304 to a client that has it already."""
+    headers = {"ETag": kept.etag, "Cache-Control": CACHE_CONTROL}
+    if kept.matches(request.headers.get("if-none-match")):
+        return Response(status_code=304, headers=headers)
+    return Response(kept.body, media_type="application/json", headers=headers)
+
+
+def replayed_body(record: bytes, deal: int, step: int) -> bytes:
+    """:func:`replayed_position` from a kept record, as the answer's bytes; a deal or step out of range refused."""
+    data = json.loads(record)
+    if deal > len(data["deals"]):
+        raise TableError("invalid", f"deal: 1..{len(data['deals'])}")
+    total = len(data["deals"][deal - 1]["actions"])
+    if step > total:
+        raise TableError("invalid", f"step: 0..{total}")
+    return json_bytes(replayed_position(data, deal, step))
+
+
 def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
     """The complete position of a finished match's deal after ``step`` actions, for the replay viewer."""
     history = record["deals"][deal - 1]["actions"]
@@ -408,6 +447,12 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
         "tables_driven": ("Live tables this process drives (owns)", sum(1 for t in live if t.owned)),
         "tables_followed": ("Live tables another process drives, followed here", sum(1 for t in live if not t.owned)),
         "takeovers": ("Tables this process took over from another whose lease ran out", the_hall.takeovers),
+        "replays_computed": (
+            "Records and replay positions computed (the others were answered from those kept)",
+            the_hall.replays.computed,
+        ),
+        "replay_cache_bytes": ("Bytes of records and replay positions kept", the_hall.replays.size),
+        "replays_under_way": ("Record and replay requests under way", the_hall.replays.under_way.total()),
         "fenced_writes": (
             "Writes the store refused: another process had taken their table over",
             the_hall.store.fenced,

@@ -35,6 +35,7 @@ from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .live import STAND_IN, UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info, store_away
+from .replays import Replays
 from .schema import BotSeat, CreateTable
 from .store import SeatInfo, Store, TableRow, Unavailable
 from .thinking import Thinkers
@@ -70,6 +71,12 @@ class Hall:
     takeovers: int = 0  # tables this process took over from another (``/metrics``)
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
+    #: Finished matches' records and replay positions, kept, and asked for within limits per address.
+    replays: Replays = field(init=False)
+
+    def __post_init__(self) -> None:
+        config = self.config
+        self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute)
 
     @property
     def node(self) -> str:
@@ -383,6 +390,7 @@ class Hall:
 
         for creator in [c for c, times in self.created.items() if not times or times[-1] < now - 60]:
             del self.created[creator]  # the addresses that made no table this last minute
+        self.replays.forget_quiet()
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).
