@@ -36,10 +36,7 @@ from starlette.exceptions import HTTPException
 from .. import caches
 from ..bots import known_kinds
 from ..errors import BiribaError
-from ..records import position_to_json
-from ..replay import replay_record
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
-from ..scoring import team_tables
 from .cluster import Cluster
 from .config import ServerConfig
 from .hall import Hall
@@ -70,7 +67,7 @@ from .schema import (
     refusal,
 )
 from .store import RETRY_AFTER, Store, Unavailable
-from .thinking import Thinkers
+from .thinking import OutOfRange, Thinkers, replay_position
 
 STATIC = Path(__file__).parent / "static"
 #: The largest message a client may send, in bytes (docs/protocol.md).
@@ -301,8 +298,14 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
         async def position() -> bytes:
             kept = await replays.fetch(address, ("record", table_id), lambda: record_body(request, table_id))
-            body: bytes = await in_thread(request, lambda: replayed_body(kept.body, deal, step))
-            return body
+            thinkers = hall(request).thinkers
+            try:
+                if thinkers is not None:
+                    return await thinkers.replay(kept.body, deal, step)
+                body: bytes = await in_thread(request, lambda: replay_position(kept.body, deal, step))
+                return body
+            except OutOfRange as exc:
+                raise TableError("invalid", str(exc)) from None
 
         kept = await replays.answer(address, ("replay", table_id, deal, step), position)
         return kept_response(request, kept)
@@ -397,37 +400,6 @@ def kept_response(request: Request, kept: Kept) -> Response:
     if kept.matches(request.headers.get("if-none-match")):
         return Response(status_code=304, headers=headers)
     return Response(kept.body, media_type="application/json", headers=headers)
-
-
-def replayed_body(record: bytes, deal: int, step: int) -> bytes:
-    """:func:`replayed_position` from a kept record, as the answer's bytes; a deal or step out of range refused."""
-    data = json.loads(record)
-    if deal > len(data["deals"]):
-        raise TableError("invalid", f"deal: 1..{len(data['deals'])}")
-    total = len(data["deals"][deal - 1]["actions"])
-    if step > total:
-        raise TableError("invalid", f"step: 0..{total}")
-    return json_bytes(replayed_position(data, deal, step))
-
-
-def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
-    """The complete position of a finished match's deal after ``step`` actions, for the replay viewer."""
-    history = record["deals"][deal - 1]["actions"]
-    record["deals"] = record["deals"][:deal]
-    record["deals"][-1] = {**record["deals"][-1], "actions": history[:step]}
-    record["deals"][-1].pop("result", None)
-    replayed = replay_record(record).deals[-1]
-    body = position_to_json(replayed)  # every hand open: the match is over
-    body.update(
-        over=replayed.is_over,
-        board=[team.to_json() for team in team_tables(replayed)],
-        result=replayed.result().to_json() if replayed.is_over else None,
-        actions=step,
-        total=len(history),
-        action=history[step - 1][1] if step else None,
-        seat=history[step - 1][0] if step else None,
-    )
-    return body
 
 
 def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:

@@ -1,16 +1,14 @@
 """A finished match's record and replay positions: computed once, kept, and asked for within limits per address.
 
 Once a match is over its record never changes, nor any position of its
-replay; but each is engine work in a thread (a position replays the record
-up to its step: tens of milliseconds for a long match), and such a thread
-holds the interpreter's lock that the event loop, and so every table,
-needs.  So each answer is kept, in bytes (an LRU within a budget, shared by
-every client: a position asked for twice is computed once, even when asked
-at the same moment), and sent with an ETag as immutable, for browsers and
-proxies to keep too.  And one client address may have so many of these
-requests under way at once, and have so many answers computed a minute
-(one already kept costs nothing and is not counted): 429 with
-``Retry-After`` beyond.
+replay; but each is engine work (a position replays the record up to its
+step: tens of milliseconds for a long match, in a bot worker, :mod:`.thinking`).
+So each answer is kept, in bytes (an LRU within a budget, shared by every
+client: a position asked for twice is computed once, even when asked at the
+same moment), and sent with an ETag as immutable, for browsers and proxies
+to keep too.  And one client address may have so many of these requests
+under way at once, and have so many answers computed a minute (one already
+kept costs nothing and is not counted): 429 with ``Retry-After`` beyond.
 """
 
 from __future__ import annotations
