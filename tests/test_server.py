@@ -299,11 +299,14 @@ def test_with_postgresql_stopped_the_server_says_so_at_once_and_the_first_reques
     with postgres_server() as postgres:
         with running_server(postgres.url) as url:
             tables = [create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"] for _ in range(3)]
-        with running_server(postgres.url) as url:  # the tables are in the store, none in memory
+        with running_server(postgres.url) as url:  # the tables are in the store, none in memory but the last
+            assert httpx.get(f"{url}/api/tables/{tables[2]}", timeout=15).status_code == 200
             postgres.stop("fast")
             started = time.monotonic()
             assert_store_away(new_table(url))
             assert_store_away(httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15))
+            assert_store_away(httpx.post(f"{url}/api/tables/{tables[2]}/seats/0", json={"name": "Eleni"}, timeout=15))
+            assert_store_away(httpx.get(url + "/api/tables", timeout=15))
             assert_store_away(httpx.get(url + "/healthz", timeout=15))
             assert asyncio.run(refused_join(url, tables[1])) == ("store", 1013)
             assert time.monotonic() - started < 5  # each said at once, none waited out
