@@ -18,6 +18,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -155,6 +156,39 @@ class PostgresServer:
 
     def stop(self, mode: str = "fast") -> None:
         self.run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def processes(self) -> list[int]:
+        """The server's processes: the postmaster first, then its children (its helpers and client backends)."""
+        master = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                if int(stat.read_text().rpartition(")")[2].split()[1]) == master:
+                    children.append(int(stat.parent.name))
+        return [master, *children]
+
+    def backends(self) -> list[int]:
+        """The processes serving client connections (their title names the client's address)."""
+        found = []
+        for pid in self.processes()[1:]:
+            with contextlib.suppress(OSError):
+                if "127.0.0.1(" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+                    found.append(pid)
+        return found
+
+    @contextlib.contextmanager
+    def frozen(self, pids: list[int] | None = None) -> Iterator[list[int]]:
+        """These processes (default: every one of the server's) stopped by SIGSTOP, as a server that answers
+        nothing (frozen, or cut off by the network); continued on leaving."""
+        pids = self.processes() if pids is None else pids
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield pids
+        finally:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
 
 
 @contextlib.contextmanager

@@ -287,6 +287,17 @@ def test_help_states_the_defaults(command: str, defaults: list[str], capsys: pyt
         assert default in out, default
 
 
+def test_serve_takes_the_replay_limits_as_flags_and_refuses_nonsense(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for flag in ("--replays-at-once N", "--replays-per-minute N", "--replay-cache BYTES"):
+        assert flag in out, flag
+    for flag in ("--replays-at-once", "--replays-per-minute", "--replay-cache"):
+        code, _out, err = run(capsys, "serve", flag, "0")
+        assert code == 2 and f"{flag} is at least 1" in err
+
+
 def test_rules_lists_every_preset_in_one_aligned_column(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     lines = [line for line in out.splitlines() if line.startswith("  ") and line.split()[0] in PRESETS]

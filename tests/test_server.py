@@ -10,18 +10,22 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import signal
-import socket
+import sqlite3
 import time
 from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from biriba.cards import parse_card
+from biriba.server.config import ServerConfig
+from biriba.server.store import PROBE_TIMEOUT
+from clusterkit import postgres_server
 from serverkit import BIRIBA, Player, create_table, running_server, server_process, sit, ws_url
 
 PERSON = {"kind": "person"}
@@ -278,6 +282,149 @@ def test_every_acknowledged_action_survives_kill_9(db_url: str) -> None:
         assert state["seat"] == 0 and state["version"] >= max(n for n, _ in acknowledged) + 1
 
 
+# ---------------------------------------------------------- the store away
+async def refused_join(url: str, table_id: str) -> tuple[str, int | None]:
+    """A watcher's join: the error it is told, and the code its connection is then closed with."""
+    async with Player(url, table_id, None) as watcher:
+        error = await watcher.receive(10)
+        with pytest.raises(ConnectionClosed):
+            await watcher.receive(10)
+        assert watcher.socket is not None
+        return error["code"], watcher.socket.close_code
+
+
+async def watched(url: str, table_id: str) -> dict[str, Any]:
+    async with Player(url, table_id, None) as watcher:
+        return await watcher.until(lambda m: m["type"] == "state", timeout=10)
+
+
+def assert_store_away(answer: httpx.Response) -> None:
+    """The protocol's answer while the store is away: 503, code ``store``, and when to try again."""
+    assert answer.status_code == 503 and answer.json()["code"] == "store", answer.text
+    assert 1 <= int(answer.headers["retry-after"]) <= 60
+
+
+def new_table(url: str) -> httpx.Response:
+    return httpx.post(url + "/api/tables", json={"seats": [PERSON, GREEDY, GREEDY, GREEDY]}, timeout=15)
+
+
+@pytest.mark.needs("postgresql-server")
+def test_with_postgresql_stopped_the_server_says_so_at_once_and_the_first_request_after_its_return_goes_through() -> (
+    None
+):
+    """Issue 49 item 11: a table made, or one not in memory asked for or joined, while the store is down is refused
+    at once in the protocol's shape (503, code ``store``, ``Retry-After``; a WebSocket is told ``store`` and closed
+    with 1013, try again later), as is ``/healthz``; once PostgreSQL is back the first request goes through."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            tables = [create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"] for _ in range(3)]
+        with running_server(postgres.url) as url:  # the tables are in the store, none in memory but the last
+            assert httpx.get(f"{url}/api/tables/{tables[2]}", timeout=15).status_code == 200
+            postgres.stop("fast")
+            started = time.monotonic()
+            assert_store_away(new_table(url))
+            assert_store_away(httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15))
+            assert_store_away(httpx.post(f"{url}/api/tables/{tables[2]}/seats/0", json={"name": "Eleni"}, timeout=15))
+            assert_store_away(httpx.get(url + "/api/tables", timeout=15))
+            assert_store_away(httpx.get(url + "/healthz", timeout=15))
+            assert asyncio.run(refused_join(url, tables[1])) == ("store", 1013)
+            assert time.monotonic() - started < 5  # each said at once, none waited out
+            postgres.start()
+            assert httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15).status_code == 200
+            assert asyncio.run(watched(url, tables[1]))["table"]["id"] == tables[1]
+            assert new_table(url).status_code == 201
+            assert httpx.get(url + "/healthz", timeout=15).status_code == 200
+
+
+@pytest.mark.needs("postgresql-server")
+def test_with_postgresql_frozen_the_server_says_so_within_a_second_once_it_has_seen_it() -> None:
+    """A database that answers nothing (frozen, or cut off by the network): the request that finds out waits out
+    the store's timeouts (seconds), every later one is refused within about a second (``PROBE_TIMEOUT``) while it
+    stays so, and the first after its return goes through."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            tables = [create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"] for _ in range(3)]
+        with running_server(postgres.url) as url:
+            with postgres.frozen():
+                assert_store_away(httpx.get(url + "/healthz", timeout=30))  # the one that finds out
+                took = []
+                started = time.monotonic()
+                assert_store_away(httpx.get(f"{url}/api/tables/{tables[0]}", timeout=15))
+                took.append(time.monotonic() - started)
+                assert_store_away(new_table(url))
+                took.append(time.monotonic() - started - sum(took))
+                assert asyncio.run(refused_join(url, tables[1])) == ("store", 1013)
+                took.append(time.monotonic() - started - sum(took))
+                assert max(took) < PROBE_TIMEOUT + 2, took
+            assert httpx.get(f"{url}/api/tables/{tables[2]}", timeout=15).status_code == 200
+
+
+@pytest.mark.needs("postgresql-server")
+def test_a_pooled_connection_whose_server_went_silent_is_replaced_not_waited_on() -> None:
+    """PostgreSQL answers, but the connections the server pooled before are dead without a word (their server's
+    host went away and came back: no FIN, no RST; here, their backends frozen): the first request after does not
+    hang on one of them, it gets a new connection within seconds."""
+    with postgres_server() as postgres:
+        with running_server(postgres.url) as url:
+            table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])["id"]
+        with running_server(postgres.url) as url:
+            assert httpx.get(url + "/healthz", timeout=15).status_code == 200  # a connection in the pool
+            with postgres.frozen(postgres.backends()) as silent:
+                assert silent
+                started = time.monotonic()
+                assert httpx.get(f"{url}/api/tables/{table}", timeout=30).status_code == 200
+                assert time.monotonic() - started < 10
+
+
+def test_with_its_sqlite_file_deleted_or_replaced_the_server_says_it_cannot_write_and_makes_no_table(
+    tmp_path: Any,
+) -> None:
+    """SQLite goes on writing a file deleted while it is open (a restart would find none of it): ``/healthz`` and a
+    new table are refused (503), not answered as if they were kept; so too with another file put in its place."""
+    path = tmp_path / "t.sqlite3"
+    with running_server(f"sqlite:///{path}") as url:
+        assert httpx.get(url + "/healthz", timeout=15).status_code == 200
+        path.unlink()
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "deleted" in health.json()["error"]
+        assert_store_away(new_table(url))
+        path.write_bytes(b"")  # another file where the store was
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "replaced" in health.json()["error"]
+
+
+@pytest.mark.needs("postgresql")
+def test_health_checks_that_the_store_can_write_not_only_that_it_answers(postgres_url: str) -> None:
+    """A PostgreSQL that answers but refuses writes (a standby after a failover, a database made read-only): the
+    health check writes, and says 503; a new table is refused the same way."""
+    import asyncpg
+
+    name = postgres_url.rpartition("/")[2]
+
+    async def admin(*statements: str) -> None:
+        connection = await asyncpg.connect(postgres_url.rpartition("/")[0] + "/test")
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    with running_server(postgres_url) as url:
+        assert new_table(url).status_code == 201
+        asyncio.run(
+            admin(
+                f"ALTER DATABASE {name} SET default_transaction_read_only = on",
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            )
+        )
+        health = httpx.get(url + "/healthz", timeout=15)
+        assert_store_away(health)
+        assert "read-only" in health.json()["error"]
+        assert_store_away(new_table(url))
+
+
 def test_bots_play_for_an_absent_person_while_others_wait_and_stop_when_they_return(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0, absent_after=1)
@@ -416,7 +563,8 @@ def test_health_and_metrics(tmp_path: Any) -> None:
         health = httpx.get(url + "/healthz").json()
         node = health.pop("node")
         assert health == {"status": "ok", "store": "ok", "live_tables": 1}  # alone: no bus
-        assert node.startswith(socket.gethostname()[:16])
+        # the process's name in the store's leases: random, telling whoever asks neither its host nor its pid
+        assert re.fullmatch(r"[0-9a-f]{16}", node), node
 
         async def one_move() -> None:
             async with Player(url, table["id"], token) as me:
@@ -460,6 +608,77 @@ def test_a_finished_match_gives_its_record_and_its_replay(tmp_path: Any) -> None
             assert board["points"] == team["melds"] + team["bonuses"]
         assert httpx.get(f"{url}/api/tables/{table['id']}/replay", params={"deal": 9}).status_code == 422
         assert json.dumps(record)  # the download is plain JSON
+
+
+def wait_over(url: str, table_id: str) -> None:
+    end = time.monotonic() + 60
+    while httpx.get(f"{url}/api/tables/{table_id}", timeout=10).json()["status"] != "over":
+        assert time.monotonic() < end, "the bots' match did not end"
+        time.sleep(0.1)
+
+
+def metrics_of(url: str) -> dict[str, float]:
+    return read_metrics(httpx.get(url + "/metrics", timeout=10).text)
+
+
+def read_metrics(text: str) -> dict[str, float]:
+    samples = [line.rpartition(" ") for line in text.splitlines() if line[:1] not in ("#", "")]
+    return {name: float(value) for name, _space, value in samples}
+
+
+def test_a_finished_matchs_record_and_replay_are_computed_once_kept_and_limited_per_address(tmp_path: Any) -> None:
+    """Issue 49 item 7: a finished match's record and replay positions never change, so each is computed once (even
+    when asked for twice at the same moment), kept, and sent immutable with an ETag (304 to a client that has it);
+    one address may have 2 requests under way and so many answers computed a minute (429 beyond), kept ones free."""
+    db = tmp_path / "t.sqlite3"
+    config = ServerConfig(bot_workers=1, replays_per_minute=4)
+    with running_server(f"sqlite:///{db}", config) as url:
+        table = create_table(url, [GREEDY] * 4, bot_delay=0, options={"target": 300})["id"]
+        wait_over(url, table)
+        base = f"{url}/api/tables/{table}"
+        record = httpx.get(base + "/record", timeout=15)
+        assert record.status_code == 200 and record.json()["format"] == "biriba-record/1"
+        assert "immutable" in record.headers["cache-control"]
+        assert metrics_of(url)["biriba_replays_computed"] == 1
+        again = httpx.get(base + "/record", headers={"if-none-match": record.headers["etag"]}, timeout=15)
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == record.headers["etag"]
+        first, second = (httpx.get(base + "/replay", params={"deal": 1, "step": 5}, timeout=15) for _ in range(2))
+        assert first.status_code == second.status_code == 200 and first.content == second.content
+        assert metrics_of(url)["biriba_replays_computed"] == 2  # the record was kept; the position computed once
+        for step in (6, 7):
+            assert httpx.get(base + "/replay", params={"deal": 1, "step": step}, timeout=15).status_code == 200
+        over = httpx.get(base + "/replay", params={"deal": 1, "step": 8}, timeout=15)
+        assert over.status_code == 429 and over.json()["code"] == "quota", over.text
+        assert 1 <= int(over.headers["retry-after"]) <= 60
+        kept = httpx.get(base + "/replay", params={"deal": 1, "step": 5}, timeout=15)
+        assert kept.status_code == 200 and kept.content == first.content  # kept: not counted, not computed again
+        assert metrics_of(url)["biriba_replays_computed"] == 4
+
+    with running_server(f"sqlite:///{db}", config) as url:  # the table is not in memory, nothing is kept
+        base = f"{url}/api/tables/{table}"
+        writer = sqlite3.connect(db, isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")  # the store's writes wait: loading the table (its lease) is one
+
+        async def flood() -> tuple[httpx.Response, list[httpx.Response]]:
+            async with httpx.AsyncClient(timeout=15) as client:
+                waiting = [asyncio.create_task(client.get(base + "/record")) for _ in range(2)]
+                end = time.monotonic() + 4  # within SQLite's busy timeout (5 s)
+                while read_metrics((await client.get(url + "/metrics")).text).get("biriba_replays_under_way") != 2:
+                    assert time.monotonic() < end, "the two requests are not under way"
+                    await asyncio.sleep(0.02)
+                third = await client.get(base + "/record")
+                writer.execute("ROLLBACK")
+                return third, list(await asyncio.gather(*waiting))
+
+        try:
+            third, answers = asyncio.run(flood())
+        finally:
+            if writer.in_transaction:
+                writer.execute("ROLLBACK")
+            writer.close()
+        assert third.status_code == 429 and third.json()["code"] == "quota" and third.headers["retry-after"] == "1"
+        assert [a.status_code for a in answers] == [200, 200] and answers[0].content == answers[1].content
+        assert metrics_of(url)["biriba_replays_computed"] == 1  # the second waited for the first's
 
 
 def test_a_web_tables_hard_bots_think_at_most_a_second() -> None:

@@ -351,6 +351,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="entries the engine's caches may hold before they are cleared (default: %(default)s)",
     )
     p.add_argument(
+        "--replays-at-once",
+        type=int,
+        default=limits.replays_at_once,
+        metavar="N",
+        help="record and replay requests one address may have under way at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replays-per-minute",
+        type=int,
+        default=limits.replays_per_minute,
+        metavar="N",
+        help="records and replay positions computed for one address in a minute (default: %(default)s)",
+    )
+    p.add_argument(
+        "--replay-cache",
+        type=int,
+        default=limits.replay_cache,
+        metavar="BYTES",
+        help="finished matches' records and replay positions kept to answer again (default: %(default)s)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -803,6 +824,9 @@ def _serve(args: argparse.Namespace) -> int:
         "send_queue",
         "send_queue_bytes",
         "send_timeout",
+        "replays_at_once",
+        "replays_per_minute",
+        "replay_cache",
     )
     for name in numbers:
         if getattr(args, name) < 1:

@@ -32,17 +32,15 @@ from starlette.routing import Match
 
 from .. import caches
 from ..bots import known_kinds
-from ..records import position_to_json
-from ..replay import replay_record
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
-from ..scoring import team_tables
 from .cluster import Cluster
 from .config import ServerConfig
-from .connection import FORBIDDEN_ORIGIN, NO_TABLE, Abortable, Connection
+from .connection import FORBIDDEN_ORIGIN, NO_TABLE, TRY_AGAIN_LATER, Abortable, Connection
 from .hall import Hall, address_key
 from .live import LiveTable
-from .messages import STATUS, TableError
+from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
+from .replays import CACHE_CONTROL, Kept
 from .schema import (
     CreateTable,
     Error,
@@ -54,8 +52,8 @@ from .schema import (
     TableInfo,
     refusal,
 )
-from .store import Store
-from .thinking import Thinkers
+from .store import RETRY_AFTER, Store, Unavailable
+from .thinking import OutOfRange, Thinkers, replay_position
 
 STATIC = Path(__file__).parent / "static"
 #: The most tables a lobby page holds.
@@ -85,6 +83,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (413, "too large"),
         (422, "invalid"),
         (429, "over a quota: Retry-After says when to try again"),
+        (503, "the store cannot be reached just now: Retry-After says when to try again"),
     )
 }
 
@@ -151,6 +150,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         return refused(exc)
+
+    @app.exception_handler(Unavailable)
+    async def store_is_away(request: Request, exc: Unavailable) -> JSONResponse:
+        return refused(store_away())
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -237,10 +240,11 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         return {"seat": seat, "token": await live.sit(seat, body.name)}
 
     @app.get("/api/tables/{table_id}/record", responses={403: {"model": Error}, **ERRORS})
-    async def record(request: Request, table_id: TableId) -> JSONResponse:
+    async def record(request: Request, table_id: TableId) -> Response:
         """The game record (``biriba-record/1``) once the match is over: before, it would show the decks."""
-        match = await finished(request, table_id)
-        return JSONResponse(await in_thread(request, match.to_record))
+        address = client_address(request)
+        kept = await hall(request).replays.answer(address, ("record", table_id), lambda: record_body(request, table_id))
+        return kept_response(request, kept)
 
     @app.get("/api/tables/{table_id}/replay", responses={403: {"model": Error}, **ERRORS})
     async def replay(
@@ -248,15 +252,29 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         table_id: TableId,
         deal: Annotated[int, Query(ge=1, le=10_000)] = 1,
         step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-    ) -> JSONResponse:
+    ) -> Response:
         """Once the match is over: deal N's position after K actions, every hand open."""
+        replays = hall(request).replays
+        address = client_address(request)
+
+        async def position() -> bytes:
+            kept = await replays.fetch(address, ("record", table_id), lambda: record_body(request, table_id))
+            thinkers = hall(request).thinkers
+            try:
+                if thinkers is not None:
+                    return await thinkers.replay(kept.body, deal, step)
+                body: bytes = await in_thread(request, lambda: replay_position(kept.body, deal, step))
+                return body
+            except OutOfRange as exc:
+                raise TableError("invalid", str(exc)) from None
+
+        kept = await replays.answer(address, ("replay", table_id, deal, step), position)
+        return kept_response(request, kept)
+
+    async def record_body(request: Request, table_id: str) -> bytes:
         match = await finished(request, table_id)
-        if deal > len(match.deals):
-            raise TableError("invalid", f"deal: 1..{len(match.deals)}")
-        history = match.deals[deal - 1].history
-        if step > len(history):
-            raise TableError("invalid", f"step: 0..{len(history)}")
-        return JSONResponse(await in_thread(request, lambda: replayed_position(match.to_record(), deal, step)))
+        body: bytes = await in_thread(request, lambda: json_bytes(match.to_record()))
+        return body
 
     async def finished(request: Request, table_id: str) -> Any:
         live = await live_table(request, table_id)
@@ -275,12 +293,12 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:
-        """Up, and the store answers."""
-        try:
-            await asyncio.wait_for(hall(request).store.ping(), timeout=5)
-        except Exception as exc:
-            return JSONResponse({"error": f"the store does not answer: {exc}", "code": "store"}, status_code=503)
+        """Up, and the store answers and can write (every bound in time by the store's own timeouts)."""
         the_hall = hall(request)
+        try:
+            await the_hall.store.check()
+        except Unavailable as exc:
+            return refused(TableError("store", f"the store cannot be written: {exc}", retry_after=RETRY_AFTER))
         body: dict[str, Any] = {"status": "ok", "store": "ok", "live_tables": len(the_hall.live), "node": the_hall.node}
         if the_hall.cluster is not None and the_hall.cluster.bus is not None:
             body["bus"] = "ok" if the_hall.cluster.bus.connected else "away"
@@ -297,7 +315,13 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             await websocket.close(FORBIDDEN_ORIGIN, "this site's pages only")  # before accepting: a 403
             return
         await websocket.accept()
-        live = await hall(websocket).get(table_id) if len(table_id) <= 32 else None
+        try:
+            live = await hall(websocket).get(table_id) if len(table_id) <= 32 else None
+        except TableError as exc:  # the store is away: said at once, and the client comes back later
+            metrics.refused.labels(exc.code).inc()
+            await websocket.send_text(json.dumps(exc.message()))
+            await websocket.close(TRY_AGAIN_LATER, "the store cannot be reached just now; connect again shortly")
+            return
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
@@ -321,24 +345,22 @@ def app_from_environment() -> FastAPI:
     return create_app(settings["db"], ServerConfig(**values))
 
 
-def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
-    """The complete position of a finished match's deal after ``step`` actions, for the replay viewer."""
-    history = record["deals"][deal - 1]["actions"]
-    record["deals"] = record["deals"][:deal]
-    record["deals"][-1] = {**record["deals"][-1], "actions": history[:step]}
-    record["deals"][-1].pop("result", None)
-    replayed = replay_record(record).deals[-1]
-    body = position_to_json(replayed)  # every hand open: the match is over
-    body.update(
-        over=replayed.is_over,
-        board=[team.to_json() for team in team_tables(replayed)],
-        result=replayed.result().to_json() if replayed.is_over else None,
-        actions=step,
-        total=len(history),
-        action=history[step - 1][1] if step else None,
-        seat=history[step - 1][0] if step else None,
-    )
-    return body
+def client_address(request: Request) -> str:
+    """Whom the quotas count: the client's address (behind a named proxy, the one it forwards)."""
+    return request.client.host if request.client else "-"
+
+
+def json_bytes(data: Any) -> bytes:
+    """JSON as the API's answers write it (compact, UTF-8)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def kept_response(request: Request, kept: Kept) -> Response:
+    """A finished match's answer: immutable, with its ETag; 304 to a client that has it already."""
+    headers = {"ETag": kept.etag, "Cache-Control": CACHE_CONTROL}
+    if kept.matches(request.headers.get("if-none-match")):
+        return Response(status_code=304, headers=headers)
+    return Response(kept.body, media_type="application/json", headers=headers)
 
 
 def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
@@ -363,6 +385,12 @@ def gauges(app: FastAPI) -> dict[str, tuple[str, float]]:
         "tables_followed": ("Live tables another process drives, followed here", sum(1 for t in live if not t.owned)),
         "takeovers": ("Tables this process took over from another whose lease ran out", the_hall.takeovers),
         "tables_broken": ("Tables stopped because their driver raised (a fault of the server)", the_hall.broken),
+        "replays_computed": (
+            "Records and replay positions computed (the others were answered from those kept)",
+            the_hall.replays.computed,
+        ),
+        "replay_cache_bytes": ("Bytes of records and replay positions kept", the_hall.replays.size),
+        "replays_under_way": ("Record and replay requests under way", the_hall.replays.under_way.total()),
         "fenced_writes": (
             "Writes the store refused: another process had taken their table over",
             the_hall.store.fenced,

@@ -30,9 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
-import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,8 +44,11 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def new_node() -> str:
-    """A process's name in the cluster: its host, its process id and a random part (a restart is another node)."""
-    return f"{socket.gethostname()[:16]}-{os.getpid()}-{secrets.token_hex(3)}"
+    """A process's name in the cluster and in the store's leases: random, so that a restart is another node.
+
+    Never the host's name or the process id: ``/healthz`` tells it to whoever asks.
+    """
+    return secrets.token_hex(8)
 
 
 class Unreachable(Exception):

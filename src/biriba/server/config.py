@@ -54,7 +54,7 @@ class ServerConfig:
     unclaimed_after: float = 1800.0
     #: Seconds after which a table nobody is connected to leaves memory (it is loaded again on demand).
     idle_after: float = 300.0
-    #: Worker processes for hard bots' decisions.
+    #: Worker processes for hard bots' decisions (and finished matches' replay positions).
     bot_workers: int = 0  # 0: default_workers()
     #: Decisions that may wait for a worker; past it a hard bot plays its quick (greedy) move.
     bot_queue: int = 200
@@ -62,6 +62,15 @@ class ServerConfig:
     #: Less than the engine's default: at about 1.2 kB an entry in a server's process (measured in the soak,
     #: ``make soak-serve``), 200,000 would take some 240 MB, and under load they fill at 6,000 a minute.
     cache_budget: int = SERVER_CACHE_BUDGET
+    #: Record and replay requests one client address may have under way at once (429 beyond): the page asks
+    #: for a position and, at first, the record.
+    replays_at_once: int = 2
+    #: Records and replay positions computed for one client address in a minute (429 beyond); those already
+    #: kept are not counted.  A position is up to some 50 ms of a bot worker's time (a long match's last deal).
+    replays_per_minute: int = 300
+    #: Bytes of finished matches' records and replay positions kept, to answer again without the engine (a
+    #: position is some 3 KB, a record 20 to 40 KB).
+    replay_cache: int = 32 * 1024 * 1024
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
     #: Seconds between the janitor's full collections of cyclic garbage (each a pause of every table).

@@ -24,7 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..errors import BiribaError
 from .audience import TOO_MANY, Client, Limits, encode
 from .live import LiveTable
-from .messages import TableError
+from .messages import TableError, store_away
 from .metrics import Metrics
 from .schema import (
     Act,
@@ -40,6 +40,7 @@ from .schema import (
     Say,
     refusal,
 )
+from .store import Unavailable
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -54,6 +55,8 @@ JOIN_WITHIN = 10.0
 CLOSE_WITHIN = 2.0
 #: Close codes (docs/protocol.md; those of falling behind and of the caps are :mod:`.audience`'s).
 BAD_TOKEN, FORBIDDEN_ORIGIN, NO_TABLE, NO_JOIN = 4401, 4403, 4404, 4408
+#: Close code of a connection whose table cannot be loaded just now (the store is away): come back shortly.
+TRY_AGAIN_LATER = 1013
 #: Where :class:`Abortable` leaves a WebSocket's way to drop its connection at once, in the ASGI scope.
 ABORT = "biriba.abort"
 MESSAGES: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -273,6 +276,8 @@ class Connection:
             await self.error(exc)
         except BiribaError as exc:
             await self.error(TableError.illegal(exc))
+        except Unavailable:  # a seat handed over, a rematch: said, and nothing changed
+            await self.error(store_away())
 
     async def rematch(self, seats: str) -> None:
         """The rematch's id, and with ``same`` seats a token for this person's seat there (if still free)."""

@@ -35,10 +35,11 @@ from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .driver import STAND_IN
 from .live import UNKNOWN, LiveTable, rebuild
-from .messages import Settings, TableError, row_info
+from .messages import Settings, TableError, row_info, store_away
 from .quotas import Quotas
+from .replays import Replays
 from .schema import BotSeat, CreateTable
-from .store import SeatInfo, Store, TableRow
+from .store import SeatInfo, Store, TableRow, Unavailable
 from .thinking import Thinkers
 
 LOG = logging.getLogger("biriba.server")
@@ -77,9 +78,13 @@ class Hall:
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
     quotas: Quotas = field(init=False)  # the tables a minute, hints and chat lines, over every process
+    #: Finished matches' records and replay positions, kept, and asked for within limits per address.
+    replays: Replays = field(init=False)
 
     def __post_init__(self) -> None:
+        config = self.config
         self.quotas = Quotas(self.cluster)
+        self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute)
 
     @property
     def node(self) -> str:
@@ -92,19 +97,22 @@ class Hall:
 
     # ----------------------------------------------------------- tables
     async def create(self, spec: CreateTable, address: str | None) -> LiveTable:
-        """A new table, within the address's quotas (429 beyond, with the seconds to wait)."""
+        """A new table, within the address's quotas (429 beyond, with the seconds to wait; 503 if the store is away)."""
         creator = address_key(address)
         rules = table_rules(spec)
-        if await self.store.open_tables_of(creator) >= self.config.open_tables:
-            raise TableError(
-                "quota",
-                f"this address has {self.config.open_tables} tables open or in play, the most it may;"
-                " finish or leave one first",
-                retry_after=60,
-            )
-        await self._check_rate(creator)
         settings = Settings(spec.bot_delay, spec.absent_after, spec.turn_clock, spec.deal_pause, spec.chat)
-        return await self._open(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
+        try:
+            if await self.store.open_tables_of(creator) >= self.config.open_tables:
+                raise TableError(
+                    "quota",
+                    f"this address has {self.config.open_tables} tables open or in play, the most it may;"
+                    " finish or leave one first",
+                    retry_after=60,
+                )
+            await self._check_rate(creator)
+            return await self._open(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
+        except Unavailable:
+            raise store_away() from None
 
     async def _open(self, rules: Any, settings: dict[str, Any], seats: list[SeatInfo], creator: str) -> LiveTable:
         row = TableRow(secrets.token_urlsafe(9), rules, settings, seats, secrets.token_hex(8), touched=time.time())
@@ -151,8 +159,11 @@ class Hall:
                     await self._check_rate(creator)
                     seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
                     settings = Settings.of(live.row.settings).to_data()
-                    fresh = await self._open(live.row.rules, settings, seats, creator)
-                    await live.save_rematch(fresh.row.id)
+                    try:
+                        fresh = await self._open(live.row.rules, settings, seats, creator)
+                        await live.save_rematch(fresh.row.id)
+                    except Unavailable:
+                        raise store_away() from None
                 made = live.rematch
         again = await self.get(str(made))
         if again is None:
@@ -183,7 +194,10 @@ class Hall:
                 raise TableError("rate_limited", words, retry_after=max(1, round(wait)))
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none."""
+        """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none.
+
+        With the store away, a table not in memory is refused at once (``store``, 503), not waited for.
+        """
         live = self.live.get(table_id)
         if live is not None and not live.dropped:
             return live
@@ -195,6 +209,11 @@ class Hall:
         try:
             live = await self._load(table_id)
             future.set_result(live)
+        except Unavailable:
+            refusal = store_away()
+            future.set_exception(refusal)
+            future.exception()  # told to whoever waits for it: not logged as never retrieved
+            raise refusal from None
         except BaseException as exc:
             future.set_exception(exc)
             raise
@@ -418,6 +437,7 @@ class Hall:
             self.collect()
 
         self.quotas.forget_old(60)
+        self.replays.forget_quiet()
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).

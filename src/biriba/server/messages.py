@@ -14,7 +14,7 @@ from ..cards import NAMES
 from ..errors import BiribaError, IllegalActionError
 from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
 from ..table import Event, EventKind, Table
-from .store import TableRow
+from .store import RETRY_AFTER, TableRow
 
 #: How long after a deal ends the next one starts by itself (a seated person may start it sooner).
 DEAL_PAUSE = 15.0
@@ -69,8 +69,23 @@ def refusal_reason(exc: IllegalActionError) -> dict[str, Any]:
     return {"key": exc.key, "params": exc.params}
 
 
+def store_away() -> TableError:
+    """The store cannot be reached or written just now (:class:`~.store.Unavailable`): 503, and when to try again."""
+    return TableError(
+        "store", "the store cannot be reached just now; nothing was changed: try again shortly", retry_after=RETRY_AFTER
+    )
+
+
 #: The HTTP status of each refusal's code (anything else is 400).
-STATUS = {"not_over": 403, "no_table": 404, "taken": 409, "name_taken": 409, "invalid": 422, "quota": 429}
+STATUS = {
+    "not_over": 403,
+    "no_table": 404,
+    "taken": 409,
+    "name_taken": 409,
+    "invalid": 422,
+    "quota": 429,
+    "store": 503,
+}
 
 
 @dataclass

@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,8 +37,23 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy import exc as db_errors
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
+LOG = logging.getLogger("biriba.server.store")
+#: Seconds to open a connection to PostgreSQL, and that one statement may take: a database that answers
+#: nothing (frozen, or cut off by the network) is told apart from a slow one.  Each statement here takes
+#: milliseconds; a group commit of many tables' moves, a few more.
+CONNECT_TIMEOUT = 3.0
+STATEMENT_TIMEOUT = 5.0
+#: Seconds a check that the database answers may take: a pooled connection's, each time it is taken (one
+#: whose server went away without a word, its host gone, would otherwise hang), and that of a store marked away.
+PROBE_TIMEOUT = 1.0
+#: Seconds a client is asked to wait before trying again while the store is away (``Retry-After``).
+RETRY_AFTER = 5
+#: Seconds between two writes of ``/healthz``'s check (a visitor who calls it in a loop makes no more).
+HEALTH_WRITE_EVERY = 1.0
 #: Milliseconds a PostgreSQL session may sit idle inside a transaction before the server ends it
 #: (a frozen process's locks are released; a live one's transactions take a few milliseconds).
 IDLE_IN_TRANSACTION_MS = 3000
@@ -73,6 +90,12 @@ deals = Table(
     Column("dealer", Integer, nullable=False),
     Column("deck", Text, nullable=False),  # card names, top first
 )
+health = Table(
+    "health",
+    metadata,
+    Column("id", Integer, primary_key=True),  # one row, 1
+    Column("checked", Float, nullable=False),  # when a server last wrote it (``/healthz``)
+)
 actions = Table(
     "actions",
     metadata,
@@ -101,6 +124,28 @@ def async_url(url: str) -> str:
     if base not in driver:
         raise ValueError(f"--db {url!r}: the store is SQLite or PostgreSQL")
     return f"{driver[base]}://{rest}"
+
+
+class Unavailable(Exception):
+    """The database cannot be reached or written just now (down, frozen, or its file gone): nothing was changed.
+
+    The web answers 503 with ``Retry-After`` (code ``store``) at once, rather
+    than keeping a request waiting for a database that does not answer.
+    """
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failure is the database's (away, frozen, shutting down, full, read-only), not one request's."""
+    if isinstance(exc, (OSError, db_errors.TimeoutError, db_errors.OperationalError, db_errors.InterfaceError)):
+        return True  # OSError: refused, or timed out (TimeoutError); OperationalError: SQLite's I/O, or its lock
+    if isinstance(exc, db_errors.DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        state = str(getattr(exc.orig, "sqlstate", None) or "")
+        # PostgreSQL's classes: 08 connection, 53 resources (disk full), 57 shutting down or starting, 58 I/O;
+        # 25006 a read-only transaction (a standby)
+        return state[:2] in ("08", "53", "57", "58") or state == "25006"
+    return False
 
 
 class Fenced(Exception):
@@ -189,19 +234,32 @@ class Store:
     tables), and each caller resumes only once its change is committed.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(
+        self, engine: AsyncEngine, file: Path | None = None, connect_args: dict[str, Any] | None = None
+    ) -> None:
         self.engine = engine
         self.pending: list[_Write] = []
         self.wake = asyncio.Event()
         self.writer: asyncio.Task[None] | None = None
         self.fenced = 0  # writes refused because another process had taken their table over (``/metrics``)
+        #: SQLite: the file, and its identity (device, inode) when opened; the health check compares them.
+        self.file = file
+        self.file_id = _identity(file) if file is not None else None
+        self.connect_args = connect_args or {}
+        #: A failure of the database itself was seen: each request checks it first (:meth:`_ready`).
+        self.away = False
+        self.probing: asyncio.Task[None] | None = None
+        self.health_written = float("-inf")  # when ``/healthz`` last wrote (monotonic)
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
         """Open (and create or migrate, by Alembic) the store at ``url``; SQLite in the data folder by default."""
         url = url or default_url()
+        file = None
         if url.startswith("sqlite:///"):
-            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            name = url.removeprefix("sqlite:///").partition("?")[0]
+            Path(name).parent.mkdir(parents=True, exist_ok=True)
+            file = None if name in ("", ":memory:") else Path(name).resolve()
         aurl = async_url(url)
         if aurl.startswith("sqlite"):
             await asyncio.to_thread(migrate, aurl)
@@ -209,25 +267,28 @@ class Store:
             # process (kill -9), and is fsynced at checkpoints
             engine = create_async_engine(aurl, pool_size=1, max_overflow=0)
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        else:
-            # a process frozen inside a transaction would hold its tables' rows locked for ever, and no
-            # other process could take them over: PostgreSQL ends such a session after a few seconds
-            settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
-            engine = create_async_engine(
-                aurl,
-                pool_pre_ping=True,
-                pool_size=5,
-                max_overflow=5,
-                connect_args={"server_settings": settings},
-            )
-            # several server processes may start at once: one migrates, the others wait for it
-            async with engine.connect() as conn:
+            return cls(engine, file)
+        # a process frozen inside a transaction would hold its tables' rows locked for ever, and no
+        # other process could take them over: PostgreSQL ends such a session after a few seconds
+        settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
+        connect_args: dict[str, Any] = {"server_settings": settings, "timeout": CONNECT_TIMEOUT}
+        # several server processes may start at once: one migrates, the others wait for it, however long
+        starting = create_async_engine(aurl, poolclass=NullPool, connect_args=connect_args)
+        try:
+            async with starting.connect() as conn:
                 await conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
                 try:
                     await asyncio.to_thread(migrate, aurl)
                 finally:
                     await conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
-        return cls(engine)
+        finally:
+            await starting.dispose()
+        connect_args = {**connect_args, "command_timeout": STATEMENT_TIMEOUT}
+        engine = create_async_engine(
+            aurl, pool_size=5, max_overflow=5, pool_timeout=STATEMENT_TIMEOUT, connect_args=connect_args
+        )
+        event.listen(engine.sync_engine, "checkout", _ping)
+        return cls(engine, connect_args=connect_args)
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -236,8 +297,99 @@ class Store:
                 await self.writer
         await self.engine.dispose()
 
+    # ------------------------------------------------------ availability
+    @contextlib.asynccontextmanager
+    async def _connect(self, write: bool = False) -> AsyncIterator[AsyncConnection]:
+        """A connection (in a transaction if ``write``); a failure of the database itself is :class:`Unavailable`.
+
+        Once one is seen the store is *away*, and each request checks it first
+        (:meth:`_ready`): while it stays away, requests are refused within a
+        second instead of each waiting out the timeouts, and the first one
+        after it is back goes through.
+        """
+        await self._ready()
+        try:
+            async with self.engine.begin() if write else self.engine.connect() as conn:
+                yield conn
+        except Exception as exc:
+            if isinstance(exc, Unavailable) or not unreachable(exc):
+                raise
+            if not self.away:
+                LOG.warning("store: the database does not answer (%s); refusing until it does", _words(exc))
+            self.away = True
+            raise Unavailable(_words(exc)) from exc
+
+    async def _ready(self) -> None:
+        """Nothing to do unless the store is away; then one check (the requests of the moment share it)."""
+        if not self.away:
+            return
+        if self.probing is None or self.probing.done():
+            self.probing = asyncio.create_task(self._probe(), name="store probe")
+        await asyncio.shield(self.probing)
+
+    async def _probe(self) -> None:
+        """Whether the database answers again, on a connection of its own (the pool's may be dead or stuck)."""
+        self.check_file()
+        if self.engine.dialect.name == "postgresql":
+            import asyncpg  # type: ignore[import-untyped]
+
+            args, options = self.engine.dialect.create_connect_args(self.engine.url)
+            options = {k: v for k, v in options.items() if not k.startswith(("prepared_statement", "async_"))}
+            options.update(self.connect_args, timeout=PROBE_TIMEOUT)
+            options.pop("command_timeout", None)
+            try:
+                conn = await asyncpg.connect(*args, **options)
+                try:
+                    await conn.fetchval("SELECT 1", timeout=PROBE_TIMEOUT)
+                except BaseException:
+                    conn.terminate()
+                    raise
+                await conn.close(timeout=PROBE_TIMEOUT)
+            except Exception as exc:
+                raise Unavailable(_words(exc)) from exc
+        self.away = False
+        LOG.warning("store: the database answers again")
+
+    def check_file(self) -> None:
+        """SQLite: the file at the store's path is still the one this process writes (else :class:`Unavailable`).
+
+        A file deleted or replaced while the server runs still takes every
+        write (SQLite writes the file it has open, by then nameless), so
+        writes go on succeeding, and a restart finds none of them.
+        """
+        if self.file is None:
+            return
+        try:
+            now = _identity(self.file)
+        except FileNotFoundError:
+            raise Unavailable(f"the store's file {self.file} was deleted while the server ran") from None
+        if now != self.file_id:
+            raise Unavailable(f"the store's file {self.file} was replaced while the server ran")
+
+    async def check(self) -> None:
+        """``/healthz``: the store answers and can write (:class:`Unavailable` if not).
+
+        A round trip each time, and a committed write to the ``health`` row
+        at most once a second (a visitor who calls it in a loop makes no
+        more writes); for SQLite, the file is still the one open.
+        """
+        self.check_file()
+        now = time.monotonic()
+        write = now >= self.health_written + HEALTH_WRITE_EVERY
+        async with self._connect(write=write) as conn:
+            if write:
+                query = update(health).where(health.c.id == 1).values(checked=time.time())
+                if (await conn.execute(query)).rowcount != 1:
+                    await conn.execute(health.insert().values(id=1, checked=time.time()))
+            else:
+                await conn.execute(select(health.c.checked).where(health.c.id == 1))
+        if write:
+            self.health_written = now
+
+    # ------------------------------------------------------------ tables
     async def create_table(self, row: TableRow) -> None:
-        async with self.engine.begin() as conn:
+        self.check_file()  # a table written where no restart would find it is lost: refused instead
+        async with self._connect(write=True) as conn:
             await conn.execute(
                 tables.insert().values(
                     id=row.id,
@@ -273,7 +425,7 @@ class Store:
         where = tables.c.id == table_id
         if epoch is not None:
             where &= tables.c.epoch == epoch
-        async with self.engine.begin() as conn:
+        async with self._connect(write=True) as conn:
             changed = (await conn.execute(update(tables).where(where).values(**values))).rowcount
         if epoch is not None and changed != 1:
             self.fenced += 1
@@ -298,7 +450,7 @@ class Store:
             .values(owner=node, lease_until=now + ttl, epoch=tables.c.epoch + 1)
             .returning(tables.c.epoch)
         )
-        async with self.engine.begin() as conn:
+        async with self._connect(write=True) as conn:
             if conn.dialect.name == "postgresql":  # a row locked by a frozen process: give up, try next beat
                 await conn.execute(text("SET LOCAL lock_timeout = '1s'"))
             epoch = (await conn.execute(query)).scalar_one_or_none()
@@ -314,13 +466,13 @@ class Store:
             .values(lease_until=time.time() + ttl)
             .returning(tables.c.id)
         )
-        async with self.engine.begin() as conn:
+        async with self._connect(write=True) as conn:
             return {r[0] for r in await conn.execute(query)}
 
     async def release(self, node: str, table_ids: Sequence[str]) -> None:
         """Give up this node's leases of these tables (unloaded, or the server stops): others may take them at once."""
         if table_ids:
-            async with self.engine.begin() as conn:
+            async with self._connect(write=True) as conn:
                 await conn.execute(
                     update(tables)
                     .where((tables.c.owner == node) & tables.c.id.in_(table_ids))
@@ -339,7 +491,7 @@ class Store:
             .order_by(tables.c.lease_until)
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             return [r[0] for r in await conn.execute(query)]
 
     async def leases(self, table_ids: Sequence[str]) -> dict[str, Lease]:
@@ -349,7 +501,7 @@ class Store:
         query = select(tables.c.id, tables.c.owner, tables.c.lease_until, tables.c.epoch, tables.c.version).where(
             tables.c.id.in_(table_ids)
         )
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             return {r[0]: Lease(r[1], r[2], r[3], r[4]) for r in await conn.execute(query)}
 
     async def record_deal(
@@ -391,7 +543,7 @@ class Store:
     async def touch(self, tables_ids: Sequence[str]) -> None:
         """Mark tables active now (someone is watching or playing), so that they do not expire."""
         if tables_ids:
-            async with self.engine.begin() as conn:
+            async with self._connect(write=True) as conn:
                 await conn.execute(update(tables).where(tables.c.id.in_(tables_ids)).values(touched=time.time()))
 
     async def expire(self, unclaimed_before: float) -> list[str]:
@@ -399,7 +551,7 @@ class Store:
         where = (
             (tables.c.claimed == 0) & tables.c.status.in_(("open", "playing")) & (tables.c.touched < unclaimed_before)
         )
-        async with self.engine.begin() as conn:
+        async with self._connect(write=True) as conn:
             ids = [r[0] for r in await conn.execute(select(tables.c.id).where(where))]
             if ids:
                 await conn.execute(update(tables).where(tables.c.id.in_(ids)).values(status="expired"))
@@ -408,13 +560,8 @@ class Store:
     async def open_tables_of(self, creator: str) -> int:
         """How many tables made from one address are not over yet."""
         query = select(func.count()).where((tables.c.creator == creator) & tables.c.status.in_(("open", "playing")))
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             return int((await conn.execute(query)).scalar_one())
-
-    async def ping(self) -> None:
-        """A round trip to the database (``/healthz``)."""
-        async with self.engine.connect() as conn:
-            await conn.execute(select(func.count()).select_from(tables).where(tables.c.id == ""))
 
     async def _commit(self, write: _Write) -> None:
         write.done = asyncio.get_running_loop().create_future()
@@ -453,7 +600,7 @@ class Store:
         no claim slips in between): a write whose epoch is no longer its
         table's is left out, and returned.
         """
-        async with self.engine.begin() as conn:
+        async with self._connect(write=True) as conn:
             fenced = await _fenced(conn, batch)
             if fenced:
                 batch = [w for w in batch if w not in fenced]
@@ -488,7 +635,7 @@ class Store:
             )
 
     async def load(self, table_id: str) -> StoredTable | None:
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             row = (await conn.execute(select(tables).where(tables.c.id == table_id))).first()
             if row is None:
                 return None
@@ -526,11 +673,11 @@ class Store:
                 (tables.c.touched < touched) | ((tables.c.touched == touched) & (tables.c.id < table_id))
             )
         query = query.order_by(tables.c.touched.desc(), tables.c.id.desc()).limit(limit)
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             return [_table_row(r._mapping) for r in await conn.execute(query)]
 
     async def count(self) -> int:
-        async with self.engine.connect() as conn:
+        async with self._connect() as conn:
             return int((await conn.execute(select(func.count()).select_from(tables))).scalar_one())
 
 
@@ -542,6 +689,31 @@ async def _fenced(conn: Any, batch: list[_Write]) -> list[_Write]:
     query = select(tables.c.id, tables.c.epoch).where(tables.c.id.in_(checked)).with_for_update()
     epochs = {r[0]: r[1] for r in await conn.execute(query)}
     return [w for w in batch if w.epoch is not None and epochs.get(w.table_id) != w.epoch]
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    stat = os.stat(path)
+    return stat.st_dev, stat.st_ino
+
+
+def _words(exc: BaseException) -> str:
+    """An exception in a line (a timeout's own text is empty)."""
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _ping(connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled PostgreSQL connection answers before it is used, within a second; else every pooled connection is
+    made anew (the pool's own pre-ping waits as long as the statement timeout, and a timeout fails the request
+    instead of reconnecting).
+
+    After PostgreSQL restarts every pooled connection is dead; after its host
+    went away and came back they may hang, the server's end gone without a
+    word: the first request after its return must not be the one to fail.
+    """
+    try:
+        connection.run_async(lambda driver: driver.fetchval("SELECT 1", timeout=PROBE_TIMEOUT))
+    except Exception as exc:
+        raise db_errors.InvalidatePoolError(f"a pooled connection does not answer ({_words(exc)})") from exc
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

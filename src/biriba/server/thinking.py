@@ -1,5 +1,9 @@
 """Bots that think hard do it in other processes: a search never holds up the event loop or another table.
 
+So do a finished match's replay positions (a replay of its record up to a
+step): in a thread of the server's process, each would hold the
+interpreter's lock that every table needs.
+
 A hard bot's decision (a search of a second or so) runs in a pool of worker
 processes at a lower CPU priority, so the server's own process, which
 answers every message, keeps the processor whenever it needs it.  Each
@@ -16,18 +20,23 @@ never the deal.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import Any
 
 from .. import caches
 from ..actions import Action
 from ..bots import GreedyBot, make_bot
+from ..records import position_to_json
+from ..replay import replay_record
+from ..scoring import team_tables
 from ..views import PlayerView
 
 #: How much lower the workers' CPU priority is than the server's (``nice``).
@@ -61,6 +70,48 @@ def _decide(kind: str, seed: str, think_ms: float, view: PlayerView, legal: Sequ
 
 def _ready() -> int:
     return os.getpid()
+
+
+class OutOfRange(ValueError):
+    """A replay's deal or step past the match's; the message says the range."""
+
+
+def replay_position(record: bytes, deal: int, step: int) -> bytes:
+    """A finished match's deal ``deal`` after ``step`` actions, every hand open, as the replay's answer (JSON)."""
+    data = json.loads(record)
+    if deal > len(data["deals"]):
+        raise OutOfRange(f"deal: 1..{len(data['deals'])}")
+    total = len(data["deals"][deal - 1]["actions"])
+    if step > total:
+        raise OutOfRange(f"step: 0..{total}")
+    return json.dumps(replayed_position(data, deal, step), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def replayed_position(record: dict[str, Any], deal: int, step: int) -> dict[str, Any]:
+    """The complete position of a finished match's deal after ``step`` actions, for the replay viewer."""
+    history = record["deals"][deal - 1]["actions"]
+    record["deals"] = record["deals"][:deal]
+    record["deals"][-1] = {**record["deals"][-1], "actions": history[:step]}
+    record["deals"][-1].pop("result", None)
+    replayed = replay_record(record).deals[-1]
+    body = position_to_json(replayed)  # every hand open: the match is over
+    body.update(
+        over=replayed.is_over,
+        board=[team.to_json() for team in team_tables(replayed)],
+        result=replayed.result().to_json() if replayed.is_over else None,
+        actions=step,
+        total=len(history),
+        action=history[step - 1][1] if step else None,
+        seat=history[step - 1][0] if step else None,
+    )
+    return body
+
+
+def _replay(record: bytes, deal: int, step: int) -> bytes:
+    """In a worker: :func:`replay_position`; the caches are trimmed after it."""
+    body = replay_position(record, deal, step)
+    caches.trim()
+    return body
 
 
 @dataclass
@@ -111,16 +162,30 @@ class Thinkers:
         stats.wait_seconds += loop.time() - asked
         stats.thinking += 1
         try:
-            index = await loop.run_in_executor(self.pool, _decide, kind, seed, think_ms, view, list(legal))
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next decisions
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = self._pool()
-            raise
+            index: int = await self._run(_decide, kind, seed, think_ms, view, list(legal))
         finally:
             stats.thinking -= 1
             self.slots.release()
         stats.decisions += 1
         return legal[index]
+
+    async def replay(self, record: bytes, deal: int, step: int) -> bytes:
+        """:func:`replay_position` in a worker (:class:`OutOfRange` if there is no such deal or step).
+
+        Not through the bots' slots: it waits for the work already given to
+        the workers (a decision is a second at most), and takes a worker for
+        some tens of milliseconds.
+        """
+        body: bytes = await self._run(_replay, record, deal, step)
+        return body
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next work
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._pool()
+            raise
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,135 @@
+"""A finished match's record and replay positions: computed once, kept, and asked for within limits per address.
+
+Once a match is over its record never changes, nor any position of its
+replay; but each is engine work (a position replays the record up to its
+step: tens of milliseconds for a long match, in a bot worker, :mod:`.thinking`).
+So each answer is kept, in bytes (an LRU within a budget, shared by every
+client: a position asked for twice is computed once, even when asked at the
+same moment), and sent with an ETag as immutable, for browsers and proxies
+to keep too.  And one client address may have so many of these requests
+under way at once, and have so many answers computed a minute (one already
+kept costs nothing and is not counted): 429 with ``Retry-After`` beyond.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .messages import TableError
+
+#: What a kept answer is found by: ``("record", table)`` or ``("replay", table, deal, step)``.
+Key = tuple[Any, ...]
+#: How long browsers and proxies may keep an answer without asking again (a day; it never changes).
+CACHE_CONTROL = "public, max-age=86400, immutable"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An answer as sent: its JSON body and its ETag (a hash of the body)."""
+
+    body: bytes
+    etag: str
+
+    def matches(self, if_none_match: str | None) -> bool:
+        """Whether a request's ``If-None-Match`` names this answer (the client has it: 304)."""
+        if not if_none_match:
+            return False
+        tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+        return "*" in tags or self.etag in tags
+
+
+class Replays:
+    """The kept answers, and what each client address has under way and has had computed this last minute."""
+
+    def __init__(self, budget: int, at_once: int, per_minute: int) -> None:
+        self.budget = budget  # bytes of kept bodies
+        self.at_once = at_once
+        self.per_minute = per_minute
+        self.kept: OrderedDict[Key, Kept] = OrderedDict()  # least recently asked for first
+        self.size = 0
+        self.computing: dict[Key, asyncio.Future[Kept]] = {}
+        self.computed = 0  # answers computed so far (``/metrics``): the others came from what was kept
+        self.under_way: Counter[str] = Counter()
+        self.charged: dict[str, deque[float]] = {}  # per address: when its recent answers were computed
+
+    async def answer(self, address: str, key: Key, compute: Callable[[], Awaitable[bytes]]) -> Kept:
+        """One request of ``address``: the kept answer, else ``compute``'s, within the address's limits."""
+        if self.under_way[address] >= self.at_once:
+            raise TableError(
+                "quota",
+                f"this address has {self.at_once} records or replays under way, the most it may at once",
+                retry_after=1,
+            )
+        self.under_way[address] += 1
+        try:
+            return await self.fetch(address, key, compute)
+        finally:
+            self.under_way[address] -= 1
+            if not self.under_way[address]:
+                del self.under_way[address]
+
+    async def fetch(self, address: str, key: Key, compute: Callable[[], Awaitable[bytes]]) -> Kept:
+        """The answer for ``key``: kept, or being computed for another request, else computed and charged to
+        ``address`` (and kept, if it fits the budget)."""
+        kept = self.kept.get(key)
+        if kept is not None:
+            self.kept.move_to_end(key)
+            return kept
+        pending = self.computing.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        self._charge(address)
+        future: asyncio.Future[Kept] = asyncio.get_running_loop().create_future()
+        self.computing[key] = future
+        try:
+            body = await compute()
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # told to whoever waits for it: not logged as never retrieved
+            raise
+        except BaseException:
+            future.cancel()
+            raise
+        finally:
+            del self.computing[key]
+        kept = Kept(body, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+        self.computed += 1
+        self._keep(key, kept)
+        future.set_result(kept)
+        return kept
+
+    def _charge(self, address: str) -> None:
+        now = time.monotonic()
+        recent = self.charged.setdefault(address, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= self.per_minute:
+            raise TableError(
+                "quota",
+                f"this address had {self.per_minute} records or replay positions computed in the last minute,"
+                " the most it may (those already computed are not counted)",
+                retry_after=max(1, math.ceil(recent[0] + 60 - now)),
+            )
+        recent.append(now)
+
+    def _keep(self, key: Key, kept: Kept) -> None:
+        if len(kept.body) > self.budget:
+            return
+        self.kept[key] = kept
+        self.size += len(kept.body)
+        while self.size > self.budget:
+            _key, old = self.kept.popitem(last=False)
+            self.size -= len(old.body)
+
+    def forget_quiet(self) -> None:
+        """The janitor's round: the addresses with nothing computed this last minute are forgotten."""
+        now = time.monotonic()
+        for address in [a for a, times in self.charged.items() if not times or times[-1] <= now - 60]:
+            del self.charged[address]
