@@ -34,7 +34,7 @@ def harness(target: str, flags: list[str]) -> None:
         import targets
 
         if target == "protocol":
-            import biriba.server.app  # noqa: F401  (instrumented too: the protocol's reader lives there)
+            import biriba.server.connection  # noqa: F401  (instrumented too: the protocol's reader lives there)
     test = targets.TARGETS[target]
     atheris.Setup([sys.argv[0], *flags], test)
     atheris.Fuzz()

@@ -181,7 +181,7 @@ def options(data: bytes) -> None:
 
 def protocol(data: bytes) -> None:
     """A WebSocket message of the web game (docs/protocol.md), and the action an ``act`` carries."""
-    from biriba.server.app import read_message
+    from biriba.server.connection import read_message
     from biriba.server.schema import Act
 
     text = text_of(data)
