@@ -12,7 +12,8 @@ It reports actions per second, the round trip of a person's action (sent
 until the state that holds it comes back) as p50 and p99, the round trip
 of a ping (p50, p95), the pace of the paced tables' bots (the median time
 between two bot moves in a row, against the 0.5 s asked), the hard bots'
-decisions, and the server's memory per table.  Figures, not a test: the
+decisions, the server's memory per table, and the share of a core its
+own process used (``server_cpu_share``; its bot workers apart).  Figures, not a test: the
 machine is shared and noisy, and the clients run on the same two cores.
 
 With ``--watchers W``, ``--deaf`` and ``--churn``, one more table (four
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -189,19 +191,21 @@ async def load(
         return await play(url, seats, paced_seats, seconds, think)
     greedy = {"kind": "bot", "bot": "greedy"}
     watched = (await asyncio.to_thread(create_table, url, [greedy] * 4, bot_delay=0.2, deal_pause=0))["id"]
-    stop = time.monotonic() + seconds
-    told: list[int] = []
+    stop = time.monotonic() + seconds  # CLOCK_MONOTONIC: the same in the hostile clients' process
     cycles: list[int] = []
     deaf = await asyncio.to_thread(deaf_watcher, url, watched) if hostile.deaf else None
-    try:
-        figures, *_ = await asyncio.gather(
-            play(url, seats, paced_seats, seconds, think),
-            *(watcher(url, watched, stop, told) for _ in range(hostile.watchers)),
-            *([churn(url, watched, stop, cycles)] if hostile.churn else []),
-        )
-    finally:
-        if deaf is not None:
-            deaf.close()
+    # the watchers in a process of their own, so that the players' round trips are not this process's queue
+    with concurrent.futures.ProcessPoolExecutor(1) as pool:
+        watching = asyncio.get_running_loop().run_in_executor(pool, watchers, url, watched, hostile.watchers, stop)
+        try:
+            figures, *_ = await asyncio.gather(
+                play(url, seats, paced_seats, seconds, think),
+                *([churn(url, watched, stop, cycles)] if hostile.churn else []),
+            )
+            told = await watching
+        finally:
+            if deaf is not None:
+                deaf.close()
     metrics = httpx.get(url + "/metrics").text
     cut = [line for line in metrics.splitlines() if line.startswith('biriba_clients_cut_total{code="4420"}')]
     figures.update(
@@ -220,6 +224,17 @@ class Hostile:
     watchers: int = 0
     deaf: bool = False
     churn: bool = False
+
+
+def watchers(url: str, table_id: str, count: int, stop: float) -> list[int]:
+    """``count`` spectators of the table until ``stop``, in a process of their own: the messages each was sent."""
+    told: list[int] = []
+
+    async def main() -> None:
+        await asyncio.gather(*(watcher(url, table_id, stop, told) for _ in range(count)))
+
+    asyncio.run(main())
+    return told
 
 
 async def watcher(url: str, table_id: str, stop: float, told: list[int]) -> None:
@@ -338,7 +353,9 @@ def run(
     try:
         with server_process(db, None, None, BIRIBA, "--bot-workers", str(WORKERS), *ROOMY) as (url, process):
             base = rss_kib(process.pid)
+            cpu = cpu_seconds(process.pid)
             figures = asyncio.run(load(url, tables, seconds, think, paced, hard, hostile))
+            figures["server_cpu_share"] = round((cpu_seconds(process.pid) - cpu) / figures["seconds"], 2)
             figures["hard_tables"] = hard
             figures["memory_per_table_kib"] = round((rss_kib(process.pid) - base) / tables, 1)
             figures["server_rss_mib"] = round(rss_kib(process.pid) / 1024, 1)

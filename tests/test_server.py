@@ -757,6 +757,23 @@ def test_serve_flags_set_the_limits_and_proxies_are_believed_only_when_named(tmp
         assert same.status_code == 429
 
 
+def test_websocket_compression_is_off_unless_asked_for(tmp_path: Any) -> None:
+    """A compressor per connection costs every client's message its own deflate, and memory (docs/operations.md):
+    ``biriba serve`` accepts no permessage-deflate unless ``--ws-compression``."""
+
+    async def extensions(url: str, table_id: str) -> str | None:
+        async with connect(ws_url(url, table_id)) as ws:  # this client offers permessage-deflate
+            assert ws.response is not None
+            return ws.response.headers.get("sec-websocket-extensions")
+
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    for flags, compressed in (((), False), (("--ws-compression",), True)):
+        with server_process(db, None, None, BIRIBA, *flags) as (url, _process):
+            table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY])
+            offered = asyncio.run(extensions(url, table["id"]))
+            assert ("permessage-deflate" in (offered or "")) is compressed, offered
+
+
 def test_public_url_makes_the_invite_links(tmp_path: Any) -> None:
     flags = ("--public-url", "https://biriba.example")
     with server_process(f"sqlite:///{tmp_path}/t.sqlite3", None, None, BIRIBA, *flags) as (url, _process):

@@ -316,6 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long a message may wait for a client before it is cut off (default: %(default)s)",
     )
     p.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate): less traffic, more CPU and memory a client",
+    )
+    p.add_argument(
         "--unclaimed-after",
         type=float,
         default=limits.unclaimed_after,
@@ -873,6 +878,7 @@ def _serve(args: argparse.Namespace) -> int:
         "log_level": "warning",
         "ws_max_size": 65536,
         "ws_ping_interval": KEEPALIVE_EVERY,
+        "ws_per_message_deflate": args.ws_compression,
         "proxy_headers": proxies is not None,
         "forwarded_allow_ips": proxies or "",
     }
