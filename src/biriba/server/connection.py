@@ -189,6 +189,8 @@ class Connection:
         finally:
             if self.writer is not None:
                 self.writer.cancel()
+            if self.closing is not None:  # its close frame, or the drop (held here: a task is held weakly)
+                await self.closing
             if self.client is not None:
                 self.client.cut = None  # the client's cut is this connection's: no cycle left for the collector
                 await self.live.leave(self.client)
