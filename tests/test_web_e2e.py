@@ -384,7 +384,18 @@ def test_a_short_match_to_its_end_then_a_rematch_in_the_same_seat(browser: Brows
     page.locator("#sheet").scroll_into_view_if_needed()
     page.locator("#score-chart").scroll_into_view_if_needed()
     shot(page, "chart-desktop")
+    # a spectator of the finished match is told where the rematch will be, then given its link (issue 50, row 4)
+    watcher = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    watcher_errors = watch_errors(watcher)
+    watcher.goto(f"{server}/t/{table['id']}?watch")
+    watcher.locator("#rematch-wait").first.wait_for()
+    assert "null" not in watcher.locator("main").inner_text()
     page.click("#rematch-same")
+    watcher.locator("#rematch-watch").first.wait_for(timeout=20_000)
+    watcher.locator("#rematch-watch").first.scroll_into_view_if_needed()
+    shot(watcher, "rematch-watch-phone")
+    assert not watcher_errors, watcher_errors
+    watcher.context.close()
     page.wait_for_url(lambda url: table["id"] not in url, timeout=20_000)
     new_id = page.url.rstrip("/").split("/t/")[1].split("?")[0]
     page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)

@@ -119,7 +119,9 @@ function rematchRow(ctx) {
       h("p", { class: "rematch-news" }, t("rematch.asked")),
       h("a", { class: "button primary big", id: "rematch-watch", href: `/t/${encodeURIComponent(asked)}?watch`, "data-link": true }, t("rematch.watch")),
     );
-  } else return null;
+  } else {
+    row.append(h("p", { class: "muted", id: "rematch-wait" }, t("rematch.watch_soon")));
+  }
   if (S.rematchAsked) row.append(h("span", { class: "muted", role: "status" }, t("rematch.making")));
   if (S.rematchNote) row.append(h("span", { class: "error-line", role: "alert" }, S.rematchNote));
   return row;
@@ -160,7 +162,7 @@ export function renderResult(ctx) {
   const over = info && info.status === "over";
   const panel = h("section", { class: "result-panel", id: "result", "aria-labelledby": "result-title" });
   if (over) panel.append(h("p", { class: "winner big", id: "match-winner" }, winnerText(S, matchWinners(S), true)));
-  if (over) panel.append(rematchRow(ctx), h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
+  if (over) put(panel, rematchRow(ctx), h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
   const deal = info ? info.deals : null;
   const how = endedWords(result.ended_by, M.closerOf(S, deal), S.me, (seat) => M.nameOf(S, seat));
   panel.append(
