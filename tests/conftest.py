@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,15 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker in item.iter_markers("needs"):
         require(*marker.args)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, one for each module of browser tests (tests/browserkit.py)."""
+    from browserkit import chromium
+
+    with chromium() as browser:
+        yield browser
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

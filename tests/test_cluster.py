@@ -37,7 +37,7 @@ from biriba.server.store import Store
 from browserkit import Sockets, chromium
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
 from serverkit import BIRIBA, Player, create_table, server_process, sit, ws_url
-from test_web_e2e import DESKTOP, play_my_turn, shot, wait_my_turn, watch_errors
+from test_web_e2e import DESKTOP, play_my_turn, shot, sit_down, wait_my_turn, watch_errors
 
 pytestmark = [
     pytest.mark.needs("postgresql"),
@@ -440,14 +440,10 @@ def test_the_page_on_a_frozen_process_moves_to_the_live_one(postgres_url: str, t
     # the browser only inside the test: Playwright's loop would stop the database fixture's asyncio.run
     with cluster(postgres_url, tmp_path, processes=2) as run, chromium() as browser:
         table = create_table(run.url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.3, deal_pause=0)
-        context = browser.new_context(viewport=DESKTOP, locale="en-US")
-        page = context.new_page()
+        page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
         errors = watch_errors(page)
         sockets = Sockets(page)
-        page.goto(f"{run.url}/t/{table['id']}")
-        page.fill("#name", "Eleni")
-        page.click("[data-testid=join-seat][data-seat='0']")
-        page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+        sit_down(page, run.url, table["id"], 0, "Eleni").wait_for_selector("[data-testid=hand-card]", timeout=30_000)
         sockets.wait(lambda: 0 in sockets.stated, 10, "the first state")
         holding = [server for server in run.servers if server.connections() == 1]
         assert len(holding) == 1, "the page's socket is on one process"
@@ -466,7 +462,7 @@ def test_the_page_on_a_frozen_process_moves_to_the_live_one(postgres_url: str, t
         page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
         shot(page, "moved-to-live-process-desktop")
         assert not errors, errors
-        context.close()
+        page.context.close()
 
 
 def test_workers_serve_on_one_port(postgres_url: str, tmp_path: Path) -> None:

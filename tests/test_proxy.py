@@ -18,18 +18,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from browserkit import Sockets, chromium
+from browserkit import Sockets
 from clusterkit import nginx
 from serverkit import server_process
 from test_web_e2e import DESKTOP, shot, watch_errors
 
 pytestmark = pytest.mark.needs("nginx")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

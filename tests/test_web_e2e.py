@@ -22,7 +22,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browserkit import Sockets, chromium
+from browserkit import Sockets
 from serverkit import create_table, running_server, server_process
 from test_server import check_nothing_hidden
 
@@ -31,12 +31,6 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1440, "height": 900}
 
 pytestmark = pytest.mark.needs("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture
@@ -206,8 +200,11 @@ def watch_errors(page: Page) -> list[str]:
 
 def seated_page(browser: Browser, server: str, table_id: str, seat: int, name: str, viewport: dict[str, int]) -> Page:
     """A browser of its own at the table's seat chooser, seated at `seat` under `name`."""
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    page = context.new_page()
+    return sit_down(browser.new_context(viewport=viewport, locale="en-US").new_page(), server, table_id, seat, name)
+
+
+def sit_down(page: Page, server: str, table_id: str, seat: int, name: str) -> Page:
+    """The page (watched as the test needs it) at the table's seat chooser, seated at `seat` under `name`."""
     page.goto(f"{server}/t/{table_id}")
     page.wait_for_selector(f"[data-testid=join-seat][data-seat='{seat}']")
     page.fill("#name", name)
@@ -233,14 +230,10 @@ def wait_my_turn(page: Page, timeout: float = 60_000) -> None:
 
 def test_a_hint_picks_a_legal_move_and_the_engine_says_why_other_cards_make_none(browser: Browser, server: str) -> None:
     table = create_table(server, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0)
-    context = browser.new_context(viewport=DESKTOP, locale="en-US")
-    page = context.new_page()
+    page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
     errors = watch_errors(page)
     frames = frames_of(page)
-    page.goto(f"{server}/t/{table['id']}")
-    page.fill("#name", "Eleni")
-    page.click("[data-testid=join-seat][data-seat='0']")
-    page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+    sit_down(page, server, table["id"], 0, "Eleni").wait_for_selector("[data-testid=hand-card]", timeout=30_000)
     wait_my_turn(page)
     assert page.locator("#hint").is_visible()
     page.click("#draw" if enabled(page, "#draw") else "#take")
@@ -280,7 +273,7 @@ def test_a_hint_picks_a_legal_move_and_the_engine_says_why_other_cards_make_none
     assert asked and asked[-1]["action"] in (f"meld {pair[0]} {pair[1]}", f"meld {pair[1]} {pair[0]}")
     both_sizes(page, "why")
     assert not errors, errors
-    context.close()
+    page.context.close()
 
 
 def test_a_quick_phrase_reaches_the_other_player_and_a_mute_hides_it(browser: Browser, server: str) -> None:
@@ -519,14 +512,10 @@ def test_the_page_gives_up_a_silent_socket_and_is_back_when_the_server_wakes(bro
     (SIGCONT), the page is back at the table within seconds, and plays on."""
     with server_process(f"sqlite:///{tmp_path}/t.sqlite3") as (url, process):
         table = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=0.3, deal_pause=0)
-        context = browser.new_context(viewport=DESKTOP, locale="en-US")
-        page = context.new_page()
+        page = browser.new_context(viewport=DESKTOP, locale="en-US").new_page()
         errors = watch_errors(page)
         sockets = Sockets(page)
-        page.goto(f"{url}/t/{table['id']}")
-        page.fill("#name", "Eleni")
-        page.click("[data-testid=join-seat][data-seat='0']")
-        page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
+        sit_down(page, url, table["id"], 0, "Eleni").wait_for_selector("[data-testid=hand-card]", timeout=30_000)
         sockets.wait(lambda: 0 in sockets.stated, 10, "the first state")
         frozen = time.monotonic()
         process.send_signal(signal.SIGSTOP)
@@ -551,4 +540,4 @@ def test_the_page_gives_up_a_silent_socket_and_is_back_when_the_server_wakes(bro
         page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
         shot(page, "reconnected-desktop")
         assert not errors, errors
-        context.close()
+        page.context.close()

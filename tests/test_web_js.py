@@ -26,7 +26,6 @@ from biriba.reasons import REASONS, placeholders
 from biriba.rules import OPTION_NAMES, PRESETS
 from biriba.server.messages import refusal_reason
 from biriba.terms import Ending, Pickup
-from browserkit import chromium
 from serverkit import running_server
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "biriba" / "server" / "static"
@@ -41,12 +40,6 @@ browser_test = pytest.mark.needs("chromium")  # the catalog checks at the end ru
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(f"sqlite:///{tmp_path_factory.mktemp('js')}/web.sqlite3") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

@@ -28,7 +28,6 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from biriba.server.config import ServerConfig
-from browserkit import chromium
 from serverkit import create_table, running_server
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -40,12 +39,6 @@ PERSON = {"kind": "person"}
 BOT = {"kind": "bot", "bot": "greedy"}
 
 pytestmark = pytest.mark.needs("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
