@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.routing import Match
 
 from .. import caches
@@ -325,8 +326,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         if live is None:
             await websocket.close(NO_TABLE, "no such table")
             return
-        address = address_key(websocket.client.host if websocket.client else None)
-        await Connection(websocket, live, metrics, hall(websocket), address, config.send_limits).run()
+        await Connection(websocket, live, metrics, hall(websocket), client_address(websocket), config.send_limits).run()
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -345,9 +345,10 @@ def app_from_environment() -> FastAPI:
     return create_app(settings["db"], ServerConfig(**values))
 
 
-def client_address(request: Request) -> str:
-    """Whom the quotas count: the client's address (behind a named proxy, the one it forwards)."""
-    return request.client.host if request.client else "-"
+def client_address(connection: HTTPConnection) -> str:
+    """Whom the quotas count: a hash of the client's address (behind a named proxy, the one it forwards), as
+    the store and Redis keep it."""
+    return address_key(connection.client.host if connection.client else None)
 
 
 def json_bytes(data: Any) -> bytes:

@@ -84,7 +84,7 @@ class Hall:
     def __post_init__(self) -> None:
         config = self.config
         self.quotas = Quotas(self.cluster)
-        self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute)
+        self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
 
     @property
     def node(self) -> str:
@@ -172,13 +172,9 @@ class Hall:
 
     async def _check_rate(self, creator: str) -> None:
         """One more table for the address ``creator``, within the tables it may make a minute (on any process)."""
-        wait = await self.quotas.take(f"tables:{creator}", self.config.tables_per_minute, 60)
-        if wait is not None:
-            raise TableError(
-                "quota",
-                f"this address made {self.config.tables_per_minute} tables in the last minute, the most it may",
-                retry_after=max(1, round(wait)),
-            )
+        most = self.config.tables_per_minute
+        words = f"this address made {most} tables in the last minute, the most it may"
+        await self.quotas.charge(f"tables:{creator}", most, 60, "quota", words)
 
     async def pace(self, kind: str, live: LiveTable, seat: int | None, address: str) -> None:
         """A hint or a chat line, within its seat's pace and its address's quota a minute, over every connection
@@ -189,9 +185,7 @@ class Hall:
             (f"{kind}:{live.row.id}:{seat}", 1, every, f"one {kind} every {every:g} seconds for a seat"),
             (f"{kind}:{address}", most, 60.0, f"{most} of them a minute from one address"),
         ):
-            wait = await self.quotas.take(key, count, window)
-            if wait is not None:
-                raise TableError("rate_limited", words, retry_after=max(1, round(wait)))
+            await self.quotas.charge(key, count, window, "rate_limited", words)
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The live table, loaded from the store (in a thread) if it is not in memory; None if there is none.
@@ -280,12 +274,8 @@ class Hall:
         if self.connections[address] >= most:
             raise TableError("too_many", f"this address holds {most} connections, the most it may; close one first")
         per_minute = self.config.connections_per_minute
-        wait = await self.quotas.take(f"connect:{address}", per_minute, 60)
-        if wait is not None:
-            raise TableError(
-                "too_many", f"this address opened {per_minute} connections in the last minute, the most it may",
-                retry_after=max(1, round(wait)),
-            )  # fmt: skip
+        words = f"this address opened {per_minute} connections in the last minute, the most it may"
+        await self.quotas.charge(f"connect:{address}", per_minute, 60, "too_many", words)
         self.connections[address] += 1
 
     def disconnect(self, address: str) -> None:
@@ -437,7 +427,6 @@ class Hall:
             self.collect()
 
         self.quotas.forget_old(60)
-        self.replays.forget_quiet()
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).

@@ -1,22 +1,26 @@
-"""Quotas that hold over every connection and every process: so many of a kind in a window, per key.
+"""Quotas that hold over every connection and every process: at most so many of a kind in any window, per key.
 
 A key names who is counted: a seat at a table (``hint:TABLE:SEAT``) or a
 client address's hash (``tables:ADDRESS``).  Counting per connection would
 let one seat with thirty tabs ask thirty hints at once, and counting per
 process would let one address make its tables on each process in turn; so
 the processes of a cluster count in their shared Redis, and a process
-alone counts in its memory.  Windows are fixed (a new one starts with the
-first count after the last ended), which is what a quota needs: at most
-``most`` in any window, and when the next one opens.
+alone counts in its memory.  The window slides: at most ``most`` in any
+``window`` seconds (a fixed window would let twice that through across
+its edge), and a refusal says when the oldest one counted leaves it.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import secrets
 import time
+from collections import deque
 from typing import Any
 
 from .cluster import PREFIX, Cluster
+from .messages import TableError
 
 LOG = logging.getLogger("biriba.server")
 
@@ -26,10 +30,10 @@ class Quotas:
 
     def __init__(self, cluster: Cluster | None = None) -> None:
         self.cluster = cluster
-        self.windows: dict[str, tuple[float, int]] = {}  # key: when its window started, and the count in it
+        self.counted: dict[str, deque[float]] = {}  # key: when its recent ones were counted (monotonic)
 
     async def take(self, key: str, most: int, window: float) -> float | None:
-        """Count one for ``key``: None while within its quota, else the seconds until the next window opens.
+        """Count one for ``key``: None while within its quota, else the seconds until one more may be.
 
         With Redis away, each process counts alone until it is back (a quota then holds per process).
         """
@@ -41,28 +45,42 @@ class Quotas:
                 LOG.warning("quotas: Redis did not answer (%s); counted in this process meanwhile", exc)
         return self._take_here(key, most, window)
 
+    async def charge(self, key: str, most: int, window: float, code: str, words: str) -> None:
+        """Count one for ``key``, or refuse it beyond its quota: the protocol's ``code`` with ``words``, and the
+        seconds to wait (``Retry-After``)."""
+        wait = await self.take(key, most, window)
+        if wait is not None:
+            raise TableError(code, words, retry_after=max(1, math.ceil(wait)))
+
     def _take_here(self, key: str, most: int, window: float) -> float | None:
         now = time.monotonic()
-        started, count = self.windows.get(key, (now, 0))
-        if now >= started + window:
-            started, count = now, 0
-        if count >= most:
-            return started + window - now
-        self.windows[key] = (started, count + 1)
+        recent = self.counted.setdefault(key, deque())
+        while recent and recent[0] <= now - window:
+            recent.popleft()
+        if len(recent) >= most:
+            return recent[0] + window - now
+        recent.append(now)
         return None
 
     def forget_old(self, longest: float) -> None:
-        """Drop the windows that ended (the janitor's): none is longer than ``longest`` seconds."""
+        """Drop the keys with nothing counted in the last ``longest`` seconds (the janitor's; no window is longer)."""
         ended = time.monotonic() - longest
-        for key in [k for k, (started, _) in self.windows.items() if started < ended]:
-            del self.windows[key]
+        for key in [k for k, recent in self.counted.items() if not recent or recent[-1] <= ended]:
+            del self.counted[key]
 
 
 async def _take_in(redis: Any, name: str, most: int, window: float) -> float | None:
-    """One count in Redis, in one transaction: the window's key made with its expiry if new, then counted."""
+    """One count in Redis: a sorted set of the times counted, in one transaction; a refused one is taken back."""
+    now = time.time()
+    member = f"{now}:{secrets.token_hex(4)}"
     async with redis.pipeline(transaction=True) as pipe:
-        pipe.set(name, 0, nx=True, px=max(1, round(window * 1000)))
-        pipe.incr(name)
-        pipe.pttl(name)
-        _, count, left = await pipe.execute()
-    return None if count <= most else max(left, 0) / 1000
+        pipe.zremrangebyscore(name, 0, now - window)
+        pipe.zadd(name, {member: now})
+        pipe.zcard(name)
+        pipe.zrange(name, 0, 0, withscores=True)
+        pipe.pexpire(name, max(1, round(window * 1000)))
+        _, _, count, oldest, _ = await pipe.execute()
+    if count <= most:
+        return None
+    await redis.zrem(name, member)
+    return max(0.0, float(oldest[0][1]) + window - now)

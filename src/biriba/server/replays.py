@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
-import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .messages import TableError
+from .quotas import Quotas
 
 #: What a kept answer is found by: ``("record", table)`` or ``("replay", table, deal, step)``.
 Key = tuple[Any, ...]
@@ -48,16 +47,16 @@ class Kept:
 class Replays:
     """The kept answers, and what each client address has under way and has had computed this last minute."""
 
-    def __init__(self, budget: int, at_once: int, per_minute: int) -> None:
+    def __init__(self, budget: int, at_once: int, per_minute: int, quotas: Quotas) -> None:
         self.budget = budget  # bytes of kept bodies
         self.at_once = at_once
         self.per_minute = per_minute
+        self.quotas = quotas  # where the answers computed for each address are counted
         self.kept: OrderedDict[Key, Kept] = OrderedDict()  # least recently asked for first
         self.size = 0
         self.computing: dict[Key, asyncio.Future[Kept]] = {}
         self.computed = 0  # answers computed so far (``/metrics``): the others came from what was kept
         self.under_way: Counter[str] = Counter()
-        self.charged: dict[str, deque[float]] = {}  # per address: when its recent answers were computed
 
     async def answer(self, address: str, key: Key, compute: Callable[[], Awaitable[bytes]]) -> Kept:
         """One request of ``address``: the kept answer, else ``compute``'s, within the address's limits."""
@@ -85,7 +84,7 @@ class Replays:
         pending = self.computing.get(key)
         if pending is not None:
             return await asyncio.shield(pending)
-        self._charge(address)
+        await self._charge(address)
         future: asyncio.Future[Kept] = asyncio.get_running_loop().create_future()
         self.computing[key] = future
         try:
@@ -105,19 +104,12 @@ class Replays:
         future.set_result(kept)
         return kept
 
-    def _charge(self, address: str) -> None:
-        now = time.monotonic()
-        recent = self.charged.setdefault(address, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
-            raise TableError(
-                "quota",
-                f"this address had {self.per_minute} records or replay positions computed in the last minute,"
-                " the most it may (those already computed are not counted)",
-                retry_after=max(1, math.ceil(recent[0] + 60 - now)),
-            )
-        recent.append(now)
+    async def _charge(self, address: str) -> None:
+        words = (
+            f"this address had {self.per_minute} records or replay positions computed in the last minute,"
+            " the most it may (those already computed are not counted)"
+        )
+        await self.quotas.charge(f"replays:{address}", self.per_minute, 60, "quota", words)
 
     def _keep(self, key: Key, kept: Kept) -> None:
         if len(kept.body) > self.budget:
@@ -127,9 +119,3 @@ class Replays:
         while self.size > self.budget:
             _key, old = self.kept.popitem(last=False)
             self.size -= len(old.body)
-
-    def forget_quiet(self) -> None:
-        """The janitor's round: the addresses with nothing computed this last minute are forgotten."""
-        now = time.monotonic()
-        for address in [a for a, times in self.charged.items() if not times or times[-1] <= now - 60]:
-            del self.charged[address]
