@@ -28,6 +28,8 @@ from typing import Any, Protocol
 FELL_BEHIND = 4420
 #: Close code of a connection over a cap: connections per address, per address at a table, or watchers.
 TOO_MANY = 4429
+#: Close code of a connection whose table's copy here was dropped (docs/protocol.md): connect again.
+SERVICE_RESTART = 1012
 #: The chat lines a table keeps in memory for whoever joins (chat is not stored).
 CHAT_KEPT = 30
 #: The most watchers' names a table's info and presence list (``watching`` counts them all).

@@ -29,7 +29,7 @@ from ..match import Match
 from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
-from .audience import Audience, Client, encode
+from .audience import SERVICE_RESTART, Audience, Client, encode
 from .cluster import Cluster, Unreachable
 from .driver import STAND_IN, Driver
 from .messages import Moved, Settings, TableError, deal_event_json, event_json, row_info
@@ -39,8 +39,6 @@ from .thinking import Thinkers
 
 #: How long a hint's search may think (the hard bot's, at a web table).
 HINT_MS = TABLE_THINK_MS
-#: Close code of a connection whose table's copy here was dropped (docs/protocol.md): connect again.
-SERVICE_RESTART = 1012
 
 #: What the clients of a table stopped by a fault of the server are told (its status is then ``broken``).
 BROKEN = TableError("broken", "this table stopped on a fault of the server; its moves so far are kept")
