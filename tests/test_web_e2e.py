@@ -163,6 +163,10 @@ def test_two_people_in_two_browsers_each_see_only_their_own_hand(browser: Browse
         page.fill("#name", name)
         page.click(f"[data-testid=join-seat][data-seat='{seat}']")
         pages[seat] = page
+        if seat == 0:  # Nikos's seat, before he sits down: free, not a player who went away
+            free = page.locator("[data-testid=player][data-seat='2']")
+            free.locator(".badge.free").wait_for()
+            assert free.locator(".badge.offline").count() == 0
     for page in pages.values():
         page.wait_for_selector("[data-testid=hand-card]", timeout=30_000)
     for seat, page in pages.items():
@@ -427,10 +431,10 @@ def test_the_page_shows_the_new_table_address_and_says_what_sorting_does(browser
     page.wait_for_selector("[data-testid=hand-card]")
     assert page.locator("#sort").inner_text() in ("Sort by rank", "Sort by suit")
     sound = page.locator("#sound-toggle")
-    assert sound.is_visible() and sound.get_attribute("aria-pressed") == "true"
+    assert sound.is_visible() and sound.get_attribute("aria-pressed") == "false"  # sounds are off until asked for
     sound.click()
-    assert sound.get_attribute("aria-pressed") == "false"
-    assert page.evaluate("localStorage.getItem('biriba.pref.sound')") == "off"
+    assert sound.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('biriba.pref.sound')") == "on"
     assert page.locator("#chat-text").count() == 1  # free text at this table
     wait_my_turn(page)
     if enabled(page, "#take"):
@@ -469,8 +473,11 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     rules.scroll_into_view_if_needed()
     shot(page, "rules-greek-table")
     page.set_viewport_size(PHONE)
+    page.click("#story-button")  # on a phone the score and the rules are a sheet over the table
     rules.scroll_into_view_if_needed()
     shot(page, "rules-greek-table-phone")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#side:not(.open)", state="attached")
     # the engine's reason for two cards that make no meld, in Greek (the catalog's reason.meld_too_small)
     wait_my_turn(page)
     page.click("#draw" if enabled(page, "#draw") else "#take")
@@ -541,3 +548,33 @@ def test_the_page_gives_up_a_silent_socket_and_is_back_when_the_server_wakes(bro
         shot(page, "reconnected-desktop")
         assert not errors, errors
         page.context.close()
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header (the IHDR chunk comes first)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_game_installs_on_a_phone_from_its_manifest(browser: Browser, server: str) -> None:
+    answer = httpx.get(f"{server}/static/manifest.webmanifest", timeout=10)
+    assert answer.headers["content-type"].startswith("application/manifest+json")
+    manifest = answer.json()
+    assert (manifest["start_url"], manifest["display"]) == ("/", "fullscreen")
+    purposes = set()
+    for icon in manifest["icons"]:
+        picture = httpx.get(server + icon["src"], timeout=10)
+        assert picture.headers["content-type"] == "image/png"
+        assert "x".join(map(str, png_size(picture.content))) == icon["sizes"], icon
+        purposes.add(icon["purpose"])
+    assert purposes == {"any", "maskable"}
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#create-form")
+    cdp = context.new_cdp_session(page)
+    seen = cdp.send("Page.getAppManifest")
+    assert seen["url"].endswith("/static/manifest.webmanifest") and not seen["errors"], seen
+    errors = [e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]]
+    assert [e for e in errors if e != "in-incognito"] == [], errors  # a test's browser context is always incognito
+    context.close()

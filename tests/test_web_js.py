@@ -621,23 +621,27 @@ def test_the_board_shows_the_engines_meld_states_bonuses_and_points(page: Page) 
         const panels = [...ctx.el.board.querySelectorAll("[data-testid=team]")];
         return panels.map((panel) => ({
           team: panel.dataset.team,
-          points: panel.querySelector("[data-testid=team-points]").textContent,
+          points: panel.querySelector("[data-testid=team-points] .words-long").textContent,
+          short: panel.querySelector("[data-testid=team-points] .words-short").textContent,
           facts: panel.querySelector(".team-facts").textContent,
           opening: panel.querySelector(".opening")?.textContent ?? null,
           melds: [...panel.querySelectorAll("[data-testid=meld]")]
-            .map((m) => [m.className, m.querySelector(".meld-state").textContent]),
+            .map((m) => [m.className, ...[".meld-state", ".meld-short"].map((c) => m.querySelector(c).textContent)]),
         }));
         """,
         state(3, ["3S"], melds=melds, board=board, to_move=1),
     )
     mine, theirs = out
-    assert mine["team"] == "0" and mine["points"] == "275 points on the table"
+    assert mine["team"] == "0" and mine["points"] == "275 points on the table" and mine["short"] == "275 pts"
     assert "1 biriba" in mine["facts"]
     assert mine["opening"] is None
-    assert mine["melds"] == [["meld run biriba clean", "★ clean biriba (run of 7) +200"], ["meld set", "set of 3"]]
+    assert mine["melds"] == [
+        ["meld run biriba clean", "★ clean biriba (run of 7) +200", "★ run 7"],
+        ["meld set", "set of 3", "set 3"],
+    ]
     assert theirs["points"] == "40 points on the table"
     assert theirs["opening"] == "The first melding must be worth at least 90 points."
-    assert theirs["melds"] == [["meld run", "run of 5 · 2 more for a biriba"]]
+    assert theirs["melds"] == [["meld run", "run of 5 · 2 more for a biriba", "run 5"]]
 
 
 # ------------------------------------------------------ the new table parts
@@ -1006,6 +1010,7 @@ DYNAMIC: dict[str, list[str]] = {
     '`pace.${String(v).replace(".", "_")}`': ["pace.0", "pace.0_5", "pace.1", "pace.2", "pace.4"],
     "`action.${spec.id}`": [f"action.{a}" for a in ("draw", "take", "pass", "meld", "add", "discard")],
     "`meld.${info.kind}`": ["meld.run", "meld.set", "meld.wild"],
+    "`meld.short_${info.kind}`": ["meld.short_run", "meld.short_set", "meld.short_wild"],
     "`meld.${clean}_13`": ["meld.clean_13", "meld.dirty_13"],
     "`meld.${clean}_biriba`": ["meld.clean_biriba", "meld.dirty_biriba"],
     "`ev.reserve_${event.reserve}${suffix}`": [f"ev.reserve_{p}{y}" for p in Pickup for y in ("", "_you")],

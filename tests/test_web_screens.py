@@ -2,12 +2,16 @@
 
 For each size a table with one person and three bots is played by clicking
 (by tapping on the touch screens) from the first turn to the deal's result,
-and at the start, in the middle and at the end the page is measured: no
-sideways scroll; every control inside the viewport's width and within its
-height or reachable by scrolling, not covered by something else; on a touch
-screen every control at least 44x44 px (a hand card: its visible slot 44 px
-tall and the whole card reachable); the melds and the result never squeezed
-to nothing.  Screenshots go to ``artifacts/screenshots/screen-{w}x{h}-{moment}.png``.
+with the chat filling up, and at the start, in the middle and at the end the
+page is measured: the table never scrolls as a page; no sideways scroll;
+every control inside the viewport's width and within its height or reachable
+by scrolling, not covered by something else; on a touch screen every control
+at least 44x44 px (a hand card: its visible slot 44 px tall and the whole
+card reachable); the result a dialog in view with its buttons.  Then the same
+sizes with eight melds a team (``browserkit.Crowd``): every meld, every hand
+card, the stock and the pile inside the screen with nothing scrolled, a meld
+tapped open whole, and the chat and the score sheet over the table on a
+phone.  Screenshots go to ``artifacts/screenshots/screen-{w}x{h}-{moment}.png``.
 
 Then: axe-core (bundled by the ``axe-playwright-python`` package, npm's
 ``axe-core``) on the lobby, the table mid-deal, the open help dialog and the
@@ -28,11 +32,13 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from biriba.server.config import ServerConfig
+from browserkit import Crowd
 from serverkit import create_table, running_server
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
-SIZES = [(360, 740), (740, 360), (844, 390), (768, 1024), (1440, 900), (1920, 1080)]
-TOUCH = {(360, 740), (740, 360), (844, 390), (768, 1024)}  # phones and the tablet are touch screens
+SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (768, 1024), (1440, 900), (1920, 1080)]
+TOUCH = {(360, 740), (390, 844), (740, 360), (844, 390), (768, 1024)}  # phones and the tablet are touch screens
+SHEET = "(max-width: 799px), (orientation: landscape) and (max-height: 560px)"  # table/side.js: the side over the table
 MOST_TURNS = 300  # more than any deal takes: a loop that never ends fails instead
 TABLES = 4  # deals tried before one lasts to the person's third turn
 PERSON = {"kind": "person"}
@@ -82,7 +88,7 @@ MEASURE = """
     const text = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30);
     return `${el.tagName.toLowerCase()}${id}${test} "${text}"`;
   };
-  const dialog = document.querySelector('dialog[open]');
+  const dialog = document.querySelector('dialog[open]') || document.querySelector('#side.open');  // over the table
   const scope = dialog || document;
   const shown = (el) => {
     if (!dialog && el.closest('dialog')) return false;
@@ -157,8 +163,56 @@ REGION = """
 """
 
 
+UNSCROLLED = """
+() => {
+  const problems = [];
+  const main = document.querySelector('main.table-screen');  // the table, which never scrolls as a page
+  if (!main) return problems;
+  if (scrollY || document.scrollingElement.scrollTop) problems.push(`the page is scrolled by ${scrollY}px`);
+  if (main.scrollTop) problems.push(`the table is scrolled by ${main.scrollTop}px`);
+  const r = main.getBoundingClientRect();
+  if (r.top < -1 || r.bottom > innerHeight + 1)
+    problems.push(`the table lies at ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`);
+  return problems;
+}
+"""
+
+IN_VIEW = """
+() => {
+  const problems = [];
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const name = (el) => `${el.dataset.testid}${el.dataset.card ? '=' + el.dataset.card : ''}` +
+    `${el.dataset.team !== undefined ? ' of team ' + el.dataset.team : ''}` +
+    `${el.dataset.index !== undefined ? ' #' + el.dataset.index : ''}`;
+  // the table's own parts (the story and the chat scroll in their lists, beside the table or over it)
+  for (const el of [document.scrollingElement, ...document.querySelectorAll('main, #board, #hand-area, .meld-cards')])
+    if (el.scrollTop || el.scrollLeft) problems.push(`${el.id || el.className} is scrolled by ${el.scrollTop}`);
+  const board = document.querySelector('#board');
+  if (board.scrollHeight > board.clientHeight + 1)
+    problems.push(`the melds need scrolling: ${board.scrollHeight} > ${board.clientHeight}`);
+  const parts = [...document.querySelectorAll(
+    '[data-testid=meld], [data-testid=hand-card], [data-testid=stock], [data-testid=pile]')];
+  for (const el of parts) {
+    const whole = (el.matches('[data-testid=hand-card]') ? el.querySelector('svg') : el).getBoundingClientRect();
+    if (whole.left < -1 || whole.top < -1 || whole.right > vw + 1 || whole.bottom > vh + 1) {
+      const at = [whole.left, whole.top, whole.right, whole.bottom].map(Math.round);
+      problems.push(`${name(el)} lies outside the screen: ${at[0]},${at[1]}..${at[2]},${at[3]}`);
+      continue;
+    }
+    const r = el.getBoundingClientRect();  // a hand card's button is the part of it that shows
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(el === hit || el.contains(hit)))
+      problems.push(`${name(el)} is covered by ${hit ? hit.tagName + '.' + hit.className : 'nothing'}`);
+  }
+  const count = (id) => document.querySelectorAll(`[data-testid=${id}]`).length;
+  return { problems, melds: count('meld'), cards: count('hand-card'), stock: count('stock'), pile: count('pile') };
+}
+"""
+
+
 def check_screen(page: Page, touch: bool, moment: str, found: list[str]) -> None:
     """Measure the page; what is wrong goes to ``found`` (the test asserts at its end, so every moment is seen)."""
+    found.extend(f"{moment}: {problem}" for problem in page.evaluate(UNSCROLLED))
     found.extend(f"{moment}: {problem}" for problem in page.evaluate(MEASURE, touch))
 
 
@@ -238,15 +292,9 @@ def discard(page: Page, touch: bool) -> None:
 
 
 def join_table(browser: Browser, server: str, size: tuple[int, int], **extra: Any) -> tuple[Page, list[str]]:
-    table = create_table(server, [PERSON, BOT, BOT, BOT], bot_delay=0)
-    context = new_context(browser, size, **extra)
-    page = context.new_page()
+    page = new_context(browser, size, **extra).new_page()
     errors = watch_errors(page)
-    page.goto(f"{server}/t/{table['id']}")
-    page.wait_for_selector("[data-testid=join-seat][data-seat='0']")
-    page.fill("#name", "Eleni")
-    press(page, "[data-testid=join-seat][data-seat='0']", size in TOUCH)
-    page.wait_for_selector("[data-testid=hand-card]")
+    join(page, server, size in TOUCH)
     return page, errors
 
 
@@ -272,13 +320,16 @@ def into_the_deal(browser: Browser, server: str, size: tuple[int, int], turns: i
     raise AssertionError(f"each of {TABLES} deals ended before the person's turn {turns + 1}")
 
 
-def play_to_result(page: Page, touch: bool, name: str, height: int, found: list[str]) -> int:
-    """Play the person's turns to the deal's result, measuring at the start and at the third turn; the turns played."""
+def play_to_result(page: Page, touch: bool, name: str, height: int, found: list[str], crowd: Crowd) -> int:
+    """Play the person's turns to the deal's result, the chat filling up, measuring at the start and at the third
+    turn; the turns played."""
     rng = random.Random(name)
     turns = 0
     for _ in range(MOST_TURNS):
         if wait_my_turn_or_result(page):
             return turns
+        crowd.chat(3)
+        found.extend(f"turn {turns}: {problem}" for problem in page.evaluate(UNSCROLLED))
         if turns == 0:
             shot(page, f"{name}-start")
             check_screen(page, touch, "start", found)
@@ -296,6 +347,38 @@ def play_to_result(page: Page, touch: bool, name: str, height: int, found: list[
     raise AssertionError(f"the deal did not end after {turns} turns: {page.evaluate(BUTTONS_NOW)}")
 
 
+RESULT_IN_VIEW = """
+() => {
+  const dialog = document.querySelector('#result-dialog');
+  if (!dialog || !dialog.open) return ['the result is not a dialog'];
+  const problems = [];
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+  };
+  if (!inside(dialog)) problems.push('the result dialog is not all on the screen');
+  for (const id of ['result-title', 'next-deal', 'hide-result']) {
+    const el = document.getElementById(id);
+    if (!el || !inside(el)) { problems.push(`#${id} is not in view`); continue; }
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !el.contains(hit)) problems.push(`#${id} is covered`);
+  }
+  return problems;
+}
+"""
+
+
+def join(page: Page, server: str, touch: bool) -> None:
+    """Sit down at a new table of one person and three bots."""
+    table = create_table(server, [PERSON, BOT, BOT, BOT], bot_delay=0)
+    page.goto(f"{server}/t/{table['id']}")
+    page.wait_for_selector("[data-testid=join-seat][data-seat='0']")
+    page.fill("#name", "Eleni")
+    press(page, "[data-testid=join-seat][data-seat='0']", touch)
+    page.wait_for_selector("[data-testid=hand-card]")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_a_deal_on_every_screen(browser: Browser, server: str, size: tuple[int, int]) -> None:
     width, height = size
@@ -304,10 +387,13 @@ def test_a_deal_on_every_screen(browser: Browser, server: str, size: tuple[int, 
     # a bot may close the deal before the person's third turn (the deal is the table's own, not chosen):
     # then a new table, so the middle of a deal is always seen
     for _ in range(TABLES):
-        page, errors = join_table(browser, server, size)
+        page = new_context(browser, size).new_page()
+        errors = watch_errors(page)
+        crowd = Crowd(page, melds=False)
+        join(page, server, touch)
         assert page.evaluate("matchMedia('(pointer: coarse)').matches") == touch
         found: list[str] = []
-        if play_to_result(page, touch, name, height, found) >= 3:
+        if play_to_result(page, touch, name, height, found, crowd) >= 3:
             break
         page.context.close()
     else:
@@ -315,9 +401,65 @@ def test_a_deal_on_every_screen(browser: Browser, server: str, size: tuple[int, 
     page.wait_for_timeout(300)
     shot(page, f"{name}-end")
     check_screen(page, touch, "end", found)
-    for selector, least in (("#result", min(200, height * 0.5)), ("#sheet", 1), ("#log", 1), ("#board", 1)):
-        if visible_height(page, selector) < least:
+    found.extend(f"end: {problem}" for problem in page.evaluate(RESULT_IN_VIEW))
+    # the table behind the result, and the story and the score: a column beside it, or a sheet over it on a phone
+    press(page, "#hide-result", touch)
+    page.wait_for_selector("#result-dialog", state="hidden")
+    assert page.locator("#show-result").is_visible()
+    sheet = page.evaluate(f"matchMedia('{SHEET}').matches")
+    for tool, selector in (("#story-button", "#sheet"), ("#side-tab-chat" if sheet else "#chat-button", "#chat-log")):
+        if sheet:
+            press(page, tool, touch)
+        if visible_height(page, selector) < 1:
             found.append(f"end: {selector} shows too little")
+    found.extend(f"after the result: {problem}" for problem in page.evaluate(UNSCROLLED))
+    assert crowd.said > 0 and page.locator("[data-testid=chat-line]").count() >= min(crowd.said, 60)
+    assert not found, "\n".join(found)
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_eight_melds_a_team_and_a_full_chat_in_view_on_every_screen(
+    browser: Browser, server: str, size: tuple[int, int]
+) -> None:
+    width, height = size
+    touch = size in TOUCH
+    name = f"screen-{width}x{height}-crowded"
+    page = new_context(browser, size).new_page()
+    errors = watch_errors(page)
+    crowd = Crowd(page)
+    join(page, server, touch)
+    while wait_my_turn_or_result(page) or not draw(page, touch):  # a turn with a card drawn
+        page.wait_for_timeout(100)
+    pick_discard(page, touch, random.Random(name))
+    crowd.chat(40)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=chat-line]').length >= 40")
+    shot(page, name)
+    seen = page.evaluate(IN_VIEW)
+    assert (seen["melds"], seen["stock"], seen["pile"]) == (16, 1, 1), seen
+    assert seen["cards"] >= 10, seen
+    found = list(seen["problems"])
+    # a meld tapped: the whole of it in a dialog
+    press(page, "[data-testid=meld][data-team='1'][data-index='1']", touch)
+    page.wait_for_selector("#meld-dialog[open]")
+    assert page.locator("#meld-whole li").count() == 10
+    shot(page, f"{name}-meld")
+    check_screen(page, touch, "meld", found)
+    press(page, "#close-meld", touch)
+    # the chat: over the table on a phone (and closed again by Esc), beside it on a wide screen
+    sheet = page.evaluate(f"matchMedia('{SHEET}').matches")
+    press(page, "#chat-button", touch)
+    if sheet:
+        page.wait_for_selector("#side.open[data-tab=chat]")
+    assert page.locator("#chat-log").is_visible()
+    shot(page, f"{name}-chat")
+    check_screen(page, touch, "chat", found)
+    if sheet:
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#side:not(.open)", state="attached")
+        assert not page.locator("#chat-log").is_visible()
+    found.extend(f"after the chat: {problem}" for problem in page.evaluate(IN_VIEW)["problems"])
     assert not found, "\n".join(found)
     assert not errors, errors
     page.context.close()

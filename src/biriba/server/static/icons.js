@@ -16,6 +16,8 @@ const PATHS = {
   bulb: "M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5c.8.8 1 1.5 1 2.5h6c0-1 .2-1.7 1-2.5A6 6 0 0 0 12 3z",
   hand: "M8 12V6a1.5 1.5 0 0 1 3 0v5M11 11V4.5a1.5 1.5 0 0 1 3 0V11M14 11V6a1.5 1.5 0 0 1 3 0v8a6 6 0 0 1-6 6h-1a5 5 0 0 1-4-2l-3-4a1.5 1.5 0 0 1 2.3-2L8 14",
   exit: "M10 4H5v16h5M14 8l4 4-4 4M18 12H9",
+  sheet: "M5 3h14v18H5zM9 8h6M9 12h6M9 16h3",
+  sort: "M7 4v16M3 8l4-4 4 4M17 20V4M13 16l4 4 4-4",
 };
 
 /** The icon `name` (a key of PATHS) as an SVG element, `cls` added to its classes. */

@@ -2,12 +2,13 @@
 // (GET /api/tables/{id}/replay?deal=N&step=K), and the record to download.
 
 import { api } from "./api.js";
-import { RANKS, SUITS, cardName, miniCard, sortHand, tokenName } from "./cards.js";
+import { RANKS, SUITS, cardName, miniCard, sortHand } from "./cards.js";
 import { $, clear, h, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { presetLabel, seatLabel, teamLetter } from "./lobby.js";
 import { runningTotals, scoreChart } from "./table/chart.js";
-import { actionParts, endedWords, eventWords, meldWords, tnode } from "./words.js";
+import { meldTile } from "./melds.js";
+import { actionParts, endedWords, eventWords, tnode } from "./words.js";
 
 function cardOf(value) {
   if (typeof value === "string") return value;
@@ -240,21 +241,12 @@ export function showReplay(page, id, params) {
     const teamsBox = h("div", { class: `teams teams-${(pos.melds || []).length}` });
     (pos.melds || []).forEach((melds, team) => {
       const board = (pos.board && pos.board[team]) || { points: 0, melds: [] };
-      const list = h("ol", { class: "meld-list" });
+      const list = h("div", { class: "meld-list" });
       melds.forEach((tokens, i) => {
         const info = board.melds[i] || { kind: "run", size: tokens.length, clean: true, biriba: false, bonus: 0 };
-        const bonus = info.bonus;
-        list.append(
-          h(
-            "li",
-            { class: `meld ${info.kind}${info.biriba ? (info.clean ? " biriba clean" : " biriba dirty") : ""}`, "data-testid": "meld", "data-team": team, "data-index": i + 1, "aria-label": t("meld.aria", { n: i + 1, state: meldWords(info), cards: tokens.map(tokenName).join(", ") }) },
-            h("span", { class: "meld-num", "aria-hidden": "true" }, String(i + 1)),
-            h("span", { class: "meld-cards", "aria-hidden": "true" }, tokens.map((token) => miniCard(token, wilds))),
-            h("span", { class: "meld-state", "aria-hidden": "true" }, meldWords(info), bonus ? h("span", { class: "meld-bonus" }, ` +${bonus}`) : null),
-          ),
-        );
+        list.append(meldTile(team, i + 1, tokens, info, wilds));
       });
-      if (!melds.length) list.append(h("li", { class: "no-melds muted" }, t("board.no_melds")));
+      if (!melds.length) list.append(h("p", { class: "no-melds muted" }, t("board.no_melds")));
       const reserve = pos.reserves ? pos.reserves[team] : null;
       teamsBox.append(
         h(

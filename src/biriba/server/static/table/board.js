@@ -1,58 +1,79 @@
 // The board: each team's panel (its name, points on the table, biribas,
-// reserve, the opening minimum still due) and its melds, each with its state
-// in words, its bonus and what it lacks, as the engine computed them (the
-// state message's `board`).  A meld the picked cards may join is a button.
+// reserve, the opening minimum still due) and its melds, each a short fan with
+// its number, kind and count, as the engine computed them (the state message's
+// `board`), a biriba marked clean or dirty.  A meld the picked cards may join
+// adds them when tapped; any other meld opens whole in a dialog.  The result
+// of a deal and the match's end are a dialog of their own (sheet.js).
 
-import { miniCard, tokenName } from "../cards.js";
-import { clear, h } from "../dom.js";
+import { cardFace, cardName, cardText, isWildKind, placed, tokenName } from "../cards.js";
+import { clear, h, put } from "../dom.js";
 import { t } from "../i18n.js";
 import { teamLetter } from "../lobby.js";
-import { meldWords } from "../words.js";
+import { meldFacts, meldTile } from "../melds.js";
 import { doAdd } from "./input.js";
 import * as M from "./model.js";
-import { renderMatchOver, renderResult } from "./sheet.js";
 
+/** A meld of the board: a tap adds the picked cards to it when they may join it, or opens it whole. */
 function meldItem(ctx, team, number, tokens, info, target) {
   const { S } = ctx;
-  const stateText = meldWords(info);
-  const toGo = info.to_biriba;
-  const flash = S.lastFlash && S.lastFlash.has(`${team}:${number}`);
-  const attrs = {
-    class: `meld ${info.kind}${info.biriba ? (info.clean ? " biriba clean" : " biriba dirty") : ""}${target ? " target" : ""}${flash ? " flash" : ""}`,
-    "data-testid": "meld",
-    "data-team": team,
-    "data-index": number,
-    "aria-label": t("meld.aria", { n: number, state: stateText, cards: tokens.map(tokenName).join(", ") }),
-  };
-  attrs.role = "img"; // a picture of the meld, named in words; a meld you may add to is a button instead
-  if (target) {
-    attrs.role = "button";
-    attrs.tabindex = 0;
-    attrs.onclick = () => doAdd(ctx, number);
-    attrs.onkeydown = (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        e.stopPropagation();
-        doAdd(ctx, number);
-      }
-    };
-  }
-  return h(
-    "div",
-    attrs,
-    h("span", { class: "meld-num", "aria-hidden": "true" }, String(number)),
-    h("span", { class: `meld-cards${tokens.length > 8 ? " long" : ""}`, "aria-hidden": "true" }, tokens.map((token) => miniCard(token, M.wilds(S)))),
-    h(
-      "span",
-      { class: "meld-state", "aria-hidden": "true" },
-      info.biriba ? h("span", { class: "biriba-mark" }, info.clean ? "★ " : "☆ ") : null,
-      stateText,
-      info.bonus ? h("span", { class: "meld-bonus" }, ` +${info.bonus}`) : null,
-      toGo > 0 && toGo <= 2 ? h("span", { class: "meld-togo" }, " · " + t("meld.to_go", { n: toGo })) : null,
-      target ? h("span", { class: "meld-add" }, " · " + t("meld.tap_to_add")) : null,
-    ),
-  );
+  const run = () => (target ? doAdd(ctx, number) : openMeld(ctx, team, number));
+  const tile = meldTile(team, number, tokens, info, M.wilds(S), {
+    target,
+    flash: S.lastFlash && S.lastFlash.has(`${team}:${number}`),
+    attrs: {
+      role: "button",
+      tabindex: 0,
+      "aria-haspopup": target ? null : "dialog",
+      onclick: run,
+      onkeydown: (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          e.stopPropagation();
+          run();
+        }
+      },
+    },
+  });
+  if (target) tile.setAttribute("aria-label", `${tile.getAttribute("aria-label")}. ${t("meld.tap_to_add")}`);
+  return tile;
 }
+
+/** One meld whole, its cards large and its facts in words (a tap on a meld that takes no card now). */
+export function openMeld(ctx, team, number) {
+  const { S } = ctx;
+  const dialog = ctx.el.meldDialog;
+  const tokens = M.teamMelds(S, team)[number - 1];
+  const info = M.teamBoard(S, team).melds[number - 1];
+  if (!tokens || !info) return;
+  const wild = M.wilds(S);
+  clear(dialog);
+  const close = () => dialog.close();
+  put(
+    dialog,
+    h(
+      "div",
+      { class: "dialog-head" },
+      h("h2", { id: "meld-dialog-title" }, t("meld.whole", { n: number, team: M.teamShort(S, team) })),
+      h("button", { type: "button", class: "small", "aria-label": t("dialog.close"), onclick: close }, "✕"),
+    ),
+    h("p", { class: "meld-whole-facts" }, meldFacts(info, false)),
+    h(
+      "ol",
+      { class: "pile-list meld-whole", id: "meld-whole" },
+      tokens.map((token) => {
+        const { card, slot } = placed(token);
+        const face = cardFace(card, { wild: isWildKind(card, wild) && card !== "JK", label: slot ? tokenName(token) : cardName(card) });
+        return h("li", {}, face, slot ? h("span", { class: "slot-note", "aria-hidden": "true" }, "= ", cardText(slot)) : null);
+      }),
+    ),
+    h("div", { class: "row-actions" }, h("button", { type: "button", class: "primary", id: "close-meld", onclick: close }, t("dialog.close"))),
+  );
+  dialog.showModal();
+}
+
+/** Words in full for wide screens and readers, and their short form for a phone's eye (screens.css picks). */
+const long = (words) => h("span", { class: "words-long" }, words);
+const short = (words) => h("span", { class: "words-short", "aria-hidden": "true" }, words);
 
 function teamPanel(ctx, team, addTargets, myTeam) {
   const { S } = ctx;
@@ -79,13 +100,13 @@ function teamPanel(ctx, team, addTargets, myTeam) {
     h(
       "header",
       { class: "team-head" },
-      h("h2", {}, h("span", { class: "team-letter", "aria-hidden": "true" }, teamLetter(team)), " ", M.teamLabel(S, team)),
+      h("h2", {}, h("span", { class: "team-letter", "aria-hidden": "true" }, teamLetter(team)), " ", h("span", { class: "team-name" }, M.teamLabel(S, team))),
       h(
         "p",
         { class: "team-facts" },
-        h("span", { class: "team-points", "data-testid": "team-points" }, t("team.on_table", { n: board.points })),
-        biribas ? h("span", {}, t("team.biribas", { n: biribas })) : null,
-        h("span", { class: reserve ? "reserve taken" : "reserve" }, reserveText),
+        h("span", { class: "team-points", "data-testid": "team-points" }, long(t("team.on_table", { n: board.points })), short(t("team.points_short", { n: board.points }))),
+        biribas ? h("span", { class: "team-biribas" }, long(t("team.biribas", { n: biribas })), short(`★ ${biribas}`)) : null,
+        h("span", { class: reserve ? "reserve taken" : "reserve" }, long(reserveText), short(t(reserve ? "reserve.short_taken" : "reserve.short_none"))),
       ),
       opening,
     ),
@@ -93,7 +114,7 @@ function teamPanel(ctx, team, addTargets, myTeam) {
   );
 }
 
-/** The board: the deal's result or the match's end when there is one, then the teams' panels, the own team's first. */
+/** The board: the teams' panels, the own team's first. */
 export function renderBoard(ctx) {
   const { S } = ctx;
   const board = ctx.el.board;
@@ -102,9 +123,6 @@ export function renderBoard(ctx) {
     board.append(h("p", { class: "muted center" }, t("conn.connecting")));
     return;
   }
-  const info = M.tableInfo(S);
-  if (S.state.result && S.showResult) board.append(renderResult(ctx));
-  else if (info && info.status === "over") board.append(renderMatchOver(ctx));
   if (!M.viewData(S)) {
     board.append(h("div", { class: "waiting" }, h("p", {}, t("board.waiting"))));
     return;

@@ -77,7 +77,7 @@ export function openHelp(ctx) {
       h("input", {
         type: "checkbox",
         id: "sound",
-        checked: getPref("sound", "on") === "on",
+        checked: getPref("sound", "off") === "on",
         onchange: (e) => setPref("sound", e.target.checked ? "on" : "off"),
       }),
       " ",

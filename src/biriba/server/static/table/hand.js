@@ -27,12 +27,13 @@ export function makeButtons(ctx) {
     el.buttons[spec.id] = button;
     el.buttonRow.append(button);
   }
-  el.sortButton = h("button", { type: "button", id: "sort", class: "sort-button small", onclick: () => toggleSort(ctx) }, "");
+  el.sortLabel = h("span", { class: "tool-label" });
+  el.sortButton = h("button", { type: "button", id: "sort", class: "sort-button small", onclick: () => toggleSort(ctx) }, icon("sort"), el.sortLabel);
   el.hintButton = h(
     "button",
     { type: "button", id: "hint", class: "sort-button hint-button small", "aria-keyshortcuts": "h", onclick: () => askHint(ctx) },
     icon("bulb"),
-    t("hint.button"),
+    h("span", { class: "tool-label" }, t("hint.button")),
     h("kbd", { "aria-hidden": "true" }, "h"),
   );
 }
@@ -119,7 +120,7 @@ function renderButtons(ctx, enabled) {
   takeCount.hidden = !showCount;
   take.append(takeCount);
   take.setAttribute("aria-label", showCount ? t("action.take_n", { n: pileSize }) : t("action.take"));
-  el.sortButton.textContent = S.sort === "suit" ? t("sort.by_rank") : t("sort.by_suit");
+  el.sortLabel.textContent = S.sort === "suit" ? t("sort.by_rank") : t("sort.by_suit");
   el.sortButton.hidden = !M.isSeated(S) || !S.hand.length;
   const cooling = S.hintAt && Date.now() - S.hintAt < HINT_EVERY_MS;
   el.hintButton.hidden = !M.myTurn(S);

@@ -19,10 +19,11 @@ import { openHelp } from "./dialogs.js";
 import { makeButtons, renderHand, renderHandArea } from "./hand.js";
 import { focusCursor, onKey } from "./input.js";
 import * as M from "./model.js";
-import { onRematch, renderSide } from "./sheet.js";
+import { onRematch, renderResultDialog, renderSide } from "./sheet.js";
+import { makeSide, wireSide } from "./side.js";
 import { makeTools, renderPiles, renderPlayers, renderTools, renderTopbar, renderTurn } from "./strip.js";
 
-/** The screen's elements, in their places. */
+/** The screen's elements, in their places (screens.css lays them out per screen size). */
 function skeleton(view) {
   const el = {
     turnLine: h("div", { class: "turn-line", id: "turn", role: "status" }),
@@ -41,6 +42,8 @@ function skeleton(view) {
     pileDialog: h("dialog", { id: "pile-dialog", class: "dialog", "aria-labelledby": "pile-dialog-title" }),
     helpDialog: h("dialog", { id: "help-dialog", class: "dialog", "aria-labelledby": "help-title" }),
     seatDialog: h("dialog", { id: "seat-dialog", class: "dialog", "aria-labelledby": "seat-dialog-title", "aria-describedby": "seat-dialog-text" }),
+    meldDialog: h("dialog", { id: "meld-dialog", class: "dialog", "aria-labelledby": "meld-dialog-title" }),
+    resultDialog: h("dialog", { id: "result-dialog", class: "dialog result-dialog", "aria-labelledby": "result-title" }),
     tools: h("div", { class: "table-tools", id: "table-tools", role: "toolbar", "aria-label": t("tools.label") }),
     watchers: h("p", { class: "watchers", id: "watchers", hidden: true }),
     hintLine: h("p", { class: "hint-line", id: "hint-line", role: "status", hidden: true }),
@@ -51,7 +54,7 @@ function skeleton(view) {
   };
   el.chatPanel = h(
     "section",
-    { class: "side-panel chat-panel", id: "chat", "aria-labelledby": "chat-title", tabindex: -1 },
+    { class: "side-panel chat-panel", id: "chat", "data-tab": "chat", "aria-labelledby": "chat-title", tabindex: -1 },
     h("h2", { id: "chat-title" }, t("chat.title")),
     el.chatList,
     el.chatMuted,
@@ -59,31 +62,32 @@ function skeleton(view) {
     el.chatTools,
   );
   el.handArea = h("section", { class: "hand-area", id: "hand-area", "aria-label": t("hand.area") }, el.errorLine, el.choicesBox, el.hintLine);
-  const side = h(
-    "aside",
-    { class: "side", id: "side" },
-    h("section", { class: "side-panel log-panel" }, h("h2", {}, t("log.title")), el.logList),
+  el.side = makeSide(
+    el,
+    h("section", { class: "side-panel log-panel", id: "log-panel", "data-tab": "log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log.title")), el.logList),
     el.chatPanel,
-    h("section", { class: "side-panel" }, h("h2", {}, t("sheet.title")), el.sheetBox),
-    el.rulesBox,
+    h("section", { class: "side-panel sheet-panel", id: "sheet-panel", "data-tab": "sheet", "aria-labelledby": "sheet-title" }, h("h2", { id: "sheet-title" }, t("sheet.title")), el.sheetBox, el.rulesBox),
   );
   view.append(
     h("h1", { class: "visually-hidden" }, t("table.title")), // the page's heading, for readers
     h("div", { class: "turn-row" }, el.turnLine, el.tools),
     h("div", { class: "strip" }, h("div", { class: "people" }, el.players, el.watchers), el.piles),
     el.lastLine,
-    h("div", { class: "scroll", id: "scroll" }, el.board, side),
+    el.board,
+    el.side,
     el.handArea,
     el.pileDialog,
     el.helpDialog,
     el.seatDialog,
+    el.meldDialog,
+    el.resultDialog,
   );
   return el;
 }
 
 /** A soft tone when the turn comes back to you while you look elsewhere. */
 function chime() {
-  if (getPref("sound", "on") !== "on") return;
+  if (getPref("sound", "off") !== "on") return;
   try {
     const context = new (window.AudioContext || window.webkitAudioContext)();
     const osc = context.createOscillator();
@@ -118,6 +122,7 @@ function render(ctx) {
   renderChat(ctx);
   renderTools(ctx);
   renderHandArea(ctx);
+  renderResultDialog(ctx);
   askWhy(ctx);
   if (hadFocusInHand && !S.choices) focusCursor(ctx);
   const mine = M.myTurn(S);
@@ -199,6 +204,7 @@ export function showTable(page, id, watching = false) {
   ctx.S.muted = storedMutes(id);
   makeButtons(ctx);
   makeTools(ctx);
+  const unwireSide = wireSide(ctx);
   const promptTools = h("div", { class: "prompt-tools" }, ctx.el.hintButton, ctx.el.sortButton);
   ctx.el.handArea.append(h("div", { class: "prompt-row" }, ctx.el.prompt, promptTools), ctx.el.handBox, ctx.el.buttonRow);
   page.setHelp(() => openHelp(ctx));
@@ -212,7 +218,7 @@ export function showTable(page, id, watching = false) {
     }
   });
   resize.observe(ctx.el.handBox);
-  // the chat's new lines are counted on its button while the panel is out of sight (below the board on a phone)
+  // the chat's new lines are counted on its button while the panel is out of sight (the sheet closed on a phone)
   const sight = new IntersectionObserver((entries) => {
     ctx.chatInSight = entries.some((entry) => entry.isIntersecting);
     if (ctx.chatInSight && ctx.S.unread) {
@@ -266,6 +272,7 @@ export function showTable(page, id, watching = false) {
     clearTimeout(ctx.timers.hint);
     resize.disconnect();
     sight.disconnect();
+    unwireSide();
     document.removeEventListener("keydown", keydown);
   };
 }

@@ -202,7 +202,7 @@ export function onKey(ctx, event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
-  if (el.pileDialog.open || el.helpDialog.open || (el.seatDialog && el.seatDialog.open)) return;
+  if (document.querySelector("dialog[open]") || el.side.classList.contains("open")) return; // a dialog or the sheet has the keys
   const key = event.key;
   // Space and Enter keep their own meaning on a focused button or link (other than a card of the hand)
   const onControl = target && target.closest && target.closest("button, a, summary, [role=button]") && !target.closest("[data-testid=hand-card]");

@@ -155,12 +155,12 @@ function nextDealRow(ctx, row) {
   }, 1000);
 }
 
-export function renderResult(ctx) {
+function renderResult(ctx) {
   const { S } = ctx;
   const result = S.state.result;
   const info = M.tableInfo(S);
   const over = info && info.status === "over";
-  const panel = h("section", { class: "result-panel", id: "result", "aria-labelledby": "result-title" });
+  const panel = h("section", { class: "result-panel", id: "result", "data-testid": "result", "aria-labelledby": "result-title" });
   if (over) panel.append(h("p", { class: "winner big", id: "match-winner" }, winnerText(S, matchWinners(S), true)));
   if (over) put(panel, rematchRow(ctx), h("div", { class: "row-actions" }, matchOverLinks(ctx.id)));
   const deal = info ? info.deals : null;
@@ -188,14 +188,59 @@ export function renderResult(ctx) {
   return panel;
 }
 
-export function renderMatchOver(ctx) {
+/**
+ * The deal's result (or the match's end) as a dialog over the table, in view at
+ * every size, until the reader turns to the table ("See the table", Esc); the
+ * turn line then offers it again.
+ */
+export function renderResultDialog(ctx) {
+  const { S, el } = ctx;
+  const dialog = el.resultDialog;
+  const info = M.tableInfo(S);
+  let panel = null;
+  if (S.state && S.showResult) {
+    if (S.state.result) panel = renderResult(ctx);
+    else if (info && info.status === "over") panel = renderMatchOver(ctx);
+  }
+  if (!panel) {
+    if (dialog.open) {
+      ctx.closingResult = true;
+      dialog.close();
+      ctx.closingResult = false;
+    }
+    clear(dialog);
+    return;
+  }
+  const focused = dialog.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
+  clear(dialog);
+  dialog.append(panel);
+  if (!dialog.open) {
+    if (!dialog.dataset.wired) {
+      dialog.dataset.wired = "1";
+      dialog.addEventListener("close", () => {
+        if (ctx.closingResult || !S.showResult) return;
+        S.showResult = false;
+        ctx.render();
+      });
+    }
+    dialog.showModal();
+  }
+  const again = focused ? dialog.querySelector(`#${CSS.escape(focused)}`) : null;
+  if (again) again.focus();
+}
+
+function renderMatchOver(ctx) {
+  const hide = () => {
+    ctx.S.showResult = false;
+    ctx.render();
+  };
   return h(
     "section",
-    { class: "result-panel", id: "match-over" },
-    h("h2", {}, t("turn.match_over")),
+    { class: "result-panel", id: "match-over", "data-testid": "result", "aria-labelledby": "result-title" },
+    h("h2", { id: "result-title" }, t("turn.match_over")),
     h("p", { class: "winner big" }, winnerText(ctx.S, matchWinners(ctx.S), true)),
     rematchRow(ctx),
-    h("div", { class: "row-actions" }, matchOverLinks(ctx.id)),
+    h("div", { class: "row-actions" }, matchOverLinks(ctx.id), h("button", { type: "button", class: "small", id: "hide-result", onclick: hide }, t("result.hide"))),
   );
 }
 

@@ -13,6 +13,7 @@ import { eventWords, tnode } from "../words.js";
 import { bubbleFor } from "./chat.js";
 import { sendAction } from "./connection.js";
 import { openPile, openSeatMenu } from "./dialogs.js";
+import { openSide, sideIsSheet } from "./side.js";
 import * as M from "./model.js";
 
 function clockIcon() {
@@ -124,10 +125,13 @@ export function renderTurn(ctx) {
   const v = M.viewData(S);
   const { text, mine } = turnText(S);
   turnLine.className = `turn-line ${mine ? "mine" : ""}`;
-  turnLine.append(h("span", { class: "turn-text" }, mine ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null, text));
+  const words = mine
+    ? [h("span", { class: "words-long" }, text), h("span", { class: "words-short", "aria-hidden": "true" }, t("turn.yours_short"))] // the prompt by the hand says what to do
+    : text;
+  turnLine.append(h("span", { class: "turn-text" }, mine ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null, words));
   if (typeof S.state.clock === "number" && v && !S.state.result) turnLine.append(clockNode(ctx, S.state.clock));
   else clearInterval(ctx.timers.clock);
-  if (S.state.result && !S.showResult) {
+  if ((S.state.result || info.status === "over") && !S.showResult) {
     const show = () => {
       S.showResult = true;
       ctx.render();
@@ -165,6 +169,7 @@ function playerItem(S, info, seat) {
   else if (s.handed) badges.push(badge("handed", t(seat === S.me ? "player.handed_you" : "player.handed"), icon("bot"), icon("bot")));
   else if (s.stand_in && !s.name) badges.push(badge("handed", t("player.left"), icon("bot"), icon("bot")));
   else if (s.stand_in) badges.push(badge("standin", "⚠ " + t("player.stand_in"), "⚠"));
+  else if (!s.name) badges.push(badge("free", t("seat.free"), t("seat.free"))); // nobody sat down yet: free, not away
   else if (!s.connected) badges.push(badge("offline", "⚠ " + t("player.offline"), "⚠"));
   if (v && v.dealer === seat) badges.push(badge("dealer", t("player.dealer_short"), t("player.dealer_letter")));
   const reserve = M.reserveOf(S, team);
@@ -214,42 +219,34 @@ export function renderPlayers(ctx) {
   }
 }
 
-/** Scroll the panel into sight in its own scrolling box only (scrollIntoView would move the whole fixed screen). */
-function scrollToPanel(panel) {
-  for (let box = panel.parentElement; box && box !== document.body; box = box.parentElement) {
-    const overflow = getComputedStyle(box).overflowY;
-    if ((overflow === "auto" || overflow === "scroll") && box.scrollHeight > box.clientHeight) {
-      box.scrollTop += panel.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
-      return;
-    }
-  }
-}
-
-/** The table's tools next to the turn line: the sound switch, the chat (a jump to it on a phone), the own seat's menu. */
+/** The table's tools next to the turn line: the sound switch, the chat, the story and score (a sheet over the table on a phone), the own seat's menu. */
 export function makeTools(ctx) {
   const { el } = ctx;
   const tool = (id, name, label, onclick, more = {}) =>
     h("button", { type: "button", id, class: "tool small", onclick, ...more }, h("span", { class: "tool-icon" }, icon(name)), h("span", { class: "tool-label" }, label));
   el.soundButton = tool("sound-toggle", "bell", t("tools.sound"), () => {
-    setPref("sound", getPref("sound", "on") === "on" ? "off" : "on");
+    setPref("sound", getPref("sound", "off") === "on" ? "off" : "on");
     renderTools(ctx);
   });
   el.chatButton = tool("chat-button", "chat", t("tools.chat"), () => {
     ctx.S.unread = 0;
-    scrollToPanel(el.chatPanel);
-    const target = el.chatPanel.querySelector("[data-testid=phrase], #chat-text") || el.chatPanel;
-    target.focus({ preventScroll: true });
+    openSide(ctx, "chat");
+    if (!sideIsSheet()) {
+      const target = el.chatPanel.querySelector("[data-testid=phrase], #chat-text") || el.chatPanel;
+      target.focus({ preventScroll: true });
+    }
     renderTools(ctx);
   });
   el.unread = h("span", { class: "unread", "aria-hidden": "true" });
   el.chatButton.append(el.unread);
+  el.storyButton = tool("story-button", "sheet", t("tools.story"), () => openSide(ctx, "sheet"), { "aria-haspopup": "dialog" });
   el.seatButton = tool("seat-menu", "person", t("tools.seat"), () => openSeatMenu(ctx), { "aria-haspopup": "dialog" });
-  el.tools.append(el.soundButton, el.chatButton, el.seatButton);
+  el.tools.append(el.soundButton, el.chatButton, el.storyButton, el.seatButton);
 }
 
 export function renderTools(ctx) {
   const { S, el } = ctx;
-  const on = getPref("sound", "on") === "on";
+  const on = getPref("sound", "off") === "on";
   el.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
   el.soundButton.title = on ? t("tools.sound_on") : t("tools.sound_off");
   const shown = el.soundButton.querySelector(".tool-icon");
@@ -286,6 +283,7 @@ export function renderPiles(ctx) {
   const canDraw = M.has(S, "draw") && S.pending === null;
   const stock = {
     id: "stock",
+    "data-testid": "stock",
     class: `pile-button${canDraw ? " can" : ""}`,
     "aria-label": t("stock.aria", { n: stockCount }) + (canDraw ? ". " + t("stock.draw_hint") : ""),
     onclick: () => {
@@ -295,6 +293,7 @@ export function renderPiles(ctx) {
   };
   const discard = {
     id: "pile",
+    "data-testid": "pile",
     class: `pile-button${S.lastFlash && S.lastFlash.has("pile") ? " flash" : ""}`,
     "aria-label": top ? t("pile.aria", { n: pile.length, card: cardName(top) }) : t("pile.empty"),
     onclick: () => openPile(ctx),
