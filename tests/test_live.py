@@ -133,6 +133,8 @@ def test_a_seat_left_mid_match_is_the_bots_until_someone_sits_in_it(tmp_path: An
                 await me.send({"type": "leave"})
                 left = await me.until(lambda m: m["type"] == "state" and m["seat"] is None)
                 assert left["table"]["seats"][0]["name"] is None and left["table"]["status"] == "open"
+                assert left["table"]["seats"][0]["left"] == "Eleni"  # who left the seat, while it is free
+                assert left["table"]["watchers"] == ["Eleni"]  # watching now, under her own name
                 assert isinstance(left["view"]["hands"][0], dict)  # a watcher now: no hand
                 await me.until(lambda m: m["type"] == "state" and any(e.get("by") == "left" for e in m["events"]))
                 lobby = httpx.get(f"{url}/api/tables").json()["tables"]
@@ -141,6 +143,7 @@ def test_a_seat_left_mid_match_is_the_bots_until_someone_sits_in_it(tmp_path: An
                 async with Player(url, table["id"], maria) as newcomer:
                     state = await newcomer.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=30)
                     assert state["seat"] == 0 and state["table"]["seats"][0]["name"] == "Maria"
+                    assert "left" not in state["table"]["seats"][0]
                     await newcomer.send({"type": "action", "action": state["legal"][0], "version": state["version"]})
                     moved = await newcomer.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
                     assert moved["events"][0]["seat"] == 0 and "by" not in moved["events"][0]

@@ -453,6 +453,43 @@ def test_bots_play_for_an_absent_person_while_others_wait_and_stop_when_they_ret
         asyncio.run(main())
 
 
+def seat_entry(message: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """A seat's entry in a presence message or a state's table info."""
+    seats = message["seats"] if message["type"] == "presence" else message.get("table", {}).get("seats", [])
+    return (
+        next((entry for entry in seats if entry["seat"] == seat), None)
+        if message["type"] in ("presence", "state")
+        else None
+    )
+
+
+def test_an_away_players_seat_says_when_the_stand_in_will_play_it(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=0, absent_after=20)
+        gone, staying = sit(url, table["id"], 0, "Eleni"), sit(url, table["id"], 1, "Nikos")
+
+        def away(m: dict[str, Any]) -> bool:
+            entry = seat_entry(m, 0)
+            return entry is not None and not entry["connected"] and "stand_in_in" in entry
+
+        def here(m: dict[str, Any]) -> bool:
+            entry = seat_entry(m, 0)
+            return entry is not None and entry["connected"]
+
+        async def main() -> None:
+            async with Player(url, table["id"], staying) as nikos:
+                async with Player(url, table["id"], gone) as me:
+                    await me.until(lambda m: m["type"] == "state")
+                    await nikos.until(here)
+                entry = seat_entry(await nikos.until(away), 0)
+                assert entry is not None and 15 < entry["stand_in_in"] <= 20 and not entry["stand_in"]
+                async with Player(url, table["id"], gone):
+                    entry = seat_entry(await nikos.until(here), 0)
+                    assert entry is not None and "stand_in_in" not in entry
+
+        asyncio.run(main())
+
+
 def test_with_nobody_left_at_the_table_the_stand_in_waits_too(tmp_path: Any) -> None:
     """A match nobody is at is not played away by bots: it is where its people left it when they come back."""
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:

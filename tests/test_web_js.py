@@ -644,6 +644,43 @@ def test_the_board_shows_the_engines_meld_states_bonuses_and_points(page: Page) 
     assert theirs["melds"] == [["meld run", "run of 5 · 2 more for a biriba", "run 5"]]
 
 
+@browser_test
+def test_a_player_who_left_keeps_their_name_and_an_away_ones_turn_counts_down_to_the_stand_in(page: Page) -> None:
+    before = state(3, ["3S"], [action(0, 1, "draw")], to_move=2)
+    gone = state(4, ["3S"], [action(1, 1, "discard 9C")], to_move=2)
+    gone["table"]["seats"][2].update({"name": None, "left": "Nikos", "connected": False})
+    away = {
+        "type": "presence",
+        "seats": [{"seat": 2, "connected": False, "stand_in": False, "handed": False, "stand_in_in": 42.3}],
+    }
+    out = run(
+        page,
+        MODEL
+        + """
+        const { turnText } = await import("/static/table/strip.js");
+        apply(arg.before);
+        M.applyPresence(S, arg.away, 10000);
+        const now = Date.now;
+        Date.now = () => 10000;
+        const first = turnText(S).text;
+        Date.now = () => 30000;
+        const later = turnText(S).text;
+        Date.now = now;
+        const notesBefore = S.notes.length;
+        apply(arg.gone, 40000);
+        const name = M.nameOf(S, 2);
+        return { notesBefore, notes: S.notes, name, first, later, standIn: S.standInAt };
+        """,
+        {"before": before, "gone": gone, "away": away},
+    )
+    assert out["notesBefore"] == 0
+    assert out["notes"] == [{"after": 1, "key": "log.left", "params": {"who": "Nikos"}}]
+    assert out["name"] == "Nikos (left)"
+    assert out["first"] == "Nikos is away: the computer plays for them in 43 s"
+    assert out["later"] == "Nikos is away: the computer plays for them in 23 s"
+    assert out["standIn"] == {}  # the seat is free now: nobody is away from it
+
+
 # ------------------------------------------------------ the new table parts
 @browser_test
 def test_the_deal_result_says_who_went_out(page: Page) -> None:

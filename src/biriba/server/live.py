@@ -157,13 +157,16 @@ class LiveTable:
         """The owner's word on who is here: the seats connected (on any process), stood in for, and the watchers."""
         now, match = time.monotonic(), self.table.match
         standing = [seat for seat in range(len(self.row.seats)) if self.row.seats[seat].kind == "person"]
+        why = {seat: self.driver.standing_in(seat) for seat in standing}
         return {
             "connected": sorted(self.audience.connected_since),
-            "stand_in": [
-                seat
-                for seat in standing
-                if (s := self.driver.standing_in(seat)) is not None and now >= s[1] and bool(match.deals)
-            ],
+            "stand_in": [seat for seat, s in why.items() if s is not None and now >= s[1] and bool(match.deals)],
+            # an absent person's seat: the seconds left before the stand-in plays it
+            "stand_in_in": {
+                str(seat): round(s[1] - now, 1)
+                for seat, s in why.items()
+                if s is not None and s[0] == "absent" and now < s[1] and bool(match.deals)
+            },
             "watchers": self.audience.watcher_names(),
             "watching": self.audience.watching(),
             "clock": self.clock_left(),
@@ -172,6 +175,8 @@ class LiveTable:
     def presence_message(self) -> dict[str, Any]:
         """Who is at the table, as the protocol's ``presence`` message tells it (and a table's info holds it)."""
         seen = self.presence() if self.owned else self.meta
+        age = 0.0 if self.owned else time.monotonic() - self.meta_at  # a follower's word is as old as the owner's
+        waiting = seen.get("stand_in_in", {})
         seats = [
             {
                 "seat": seat,
@@ -182,6 +187,9 @@ class LiveTable:
             for seat, info in enumerate(self.row.seats)
             if info.kind == "person"
         ]
+        for entry in seats:
+            if str(entry["seat"]) in waiting and not entry["connected"]:
+                entry["stand_in_in"] = max(0.0, round(waiting[str(entry["seat"])] - age, 1))
         watchers = list(seen.get("watchers", ()))
         return {"type": "presence", "seats": seats, "watchers": watchers, "watching": seen.get("watching", 0)}
 
@@ -473,10 +481,10 @@ class LiveTable:
             if self.table.match.is_over:
                 raise TableError("over", "the match is over: the seat is yours in its record")
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
-            seats[seat].name = seats[seat].token_hash = None
+            name, seats[seat].name, seats[seat].token_hash = seats[seat].name, None, None
             await self._save_seats(seats)
-            if seat in self.handed:
-                await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat})})
+            left = {**self.row.settings.get("left", {}), str(seat): name}  # the seat's info says who left it
+            await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat}), "left": left})
             self.audience.seat_gone(seat)
             await self.tell_all()
 
@@ -500,6 +508,7 @@ class LiveTable:
                 for client in self.audience.clients:
                     if client.seat == seat:
                         client.seat = None
+                        client.name = client.name or old.name  # who left watches under their own name
         self.row.seats = seats
         self.table.match.players[:] = self.names()
 
@@ -545,6 +554,9 @@ class LiveTable:
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
             seats[seat].name, seats[seat].token_hash = name, digest
             await self._save_seats(seats)
+            if str(seat) in self.row.settings.get("left", {}):
+                left = {k: v for k, v in self.row.settings["left"].items() if k != str(seat)}
+                await self._save_settings({**self.row.settings, "left": left})
             self.audience.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
             await self.tell_all()
 

@@ -160,6 +160,9 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
         else:
             entry["connected"] = False
             entry["stand_in"] = False
+            left = row.settings.get("left", {}).get(str(seat))
+            if info.name is None and left:
+                entry["left"] = left  # the person who gave the seat up, while it is free
         seats.append(entry)
     return {
         "id": row.id,

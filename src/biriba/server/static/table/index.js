@@ -197,7 +197,7 @@ export function showTable(page, id, watching = false) {
     page,
     view,
     el: skeleton(view),
-    timers: { clock: null, countdown: null, why: null, bubbles: null, say: null },
+    timers: { clock: null, countdown: null, why: null, bubbles: null, say: null, away: null },
     render: () => render(ctx),
     send: () => false,
   };
@@ -266,6 +266,7 @@ export function showTable(page, id, watching = false) {
     connection.stop();
     clearInterval(ctx.timers.clock);
     clearInterval(ctx.timers.countdown);
+    clearInterval(ctx.timers.away);
     clearTimeout(ctx.timers.why);
     clearTimeout(ctx.timers.bubbles);
     clearTimeout(ctx.timers.say);

@@ -42,6 +42,8 @@ export function createModel({ id = null, token = null, me = null, sort = "suit" 
     joinedAt: 0,
     leaving: false,
     rematchAsked: null, // "same" or "new" while a rematch request is on its way
+    notes: [], // what the log tells besides the events: {after: how many events came before it, key, params}
+    standInAt: {}, // seat -> when (Date.now() ms) the stand-in plays for that away person
   };
 }
 
@@ -73,7 +75,9 @@ export function nameOf(S, seat) {
   const info = seatInfo(S, seat);
   if (!info) return t("seat.number", { n: seat + 1 });
   if (info.kind === "bot") return t("bot.name", { n: seat + 1 });
-  return info.name || t("seat.free_named", { seat: t("seat.number", { n: seat + 1 }) });
+  if (info.name) return info.name;
+  if (info.left) return t("seat.left_named", { name: info.left }); // who left it, while the seat is free
+  return t("seat.free_named", { seat: t("seat.number", { n: seat + 1 }) });
 }
 
 /** A seat's name, or "You" for the own seat. */
@@ -137,16 +141,38 @@ export function watcherCount(S) {
 }
 
 /** Who is at the table now (a `presence` message), into the table's info; true when taken in. */
-export function applyPresence(S, message) {
+export function applyPresence(S, message, now = Date.now()) {
   const info = tableInfo(S);
   if (!info) return false;
   for (const entry of message.seats || []) {
     const seat = info.seats[entry.seat];
-    if (seat) Object.assign(seat, { connected: entry.connected, stand_in: entry.stand_in, handed: entry.handed });
+    if (seat) Object.assign(seat, { connected: entry.connected, stand_in: entry.stand_in, handed: entry.handed, stand_in_in: entry.stand_in_in });
   }
+  noteSeats(S, null, info, now);
   info.watchers = Array.isArray(message.watchers) ? message.watchers : [];
   info.watching = message.watching || 0;
   return true;
+}
+
+/**
+ * What the seats say besides the events: when the stand-in will play for each
+ * away person (`stand_in_in` counted from now), and a note for the log when a
+ * person gives up their seat (`left` appears where a name was).
+ */
+export function noteSeats(S, before, info, now = Date.now()) {
+  if (!info || !Array.isArray(info.seats)) return;
+  S.standInAt = {};
+  for (const seat of info.seats) {
+    if (typeof seat.stand_in_in === "number" && !seat.connected) S.standInAt[seat.seat] = now + seat.stand_in_in * 1000;
+    const was = before && Array.isArray(before.seats) ? before.seats[seat.seat] : null;
+    if (seat.left && was && was.name && !was.left) S.notes.push({ after: S.events.length, key: "log.left", params: { who: seat.left } });
+  }
+}
+
+/** Whole seconds before the stand-in plays for an away person at `seat`, or null if none is due. */
+export function standInLeft(S, seat, now = Date.now()) {
+  const at = S.standInAt[seat];
+  return typeof at === "number" ? Math.max(0, Math.ceil((at - now) / 1000)) : null;
 }
 
 /** The table's chat setting: "off", "phrases" or "text". */
@@ -302,6 +328,7 @@ export function applyState(S, message, now = Date.now()) {
   if (first) S.joinedAt = now;
   if (S.hint && S.hint.version !== message.version) S.hint = null;
   if (S.why && S.why.version !== message.version) S.why = null;
+  noteSeats(S, before ? before.table : null, message.table, now);
   if (message.seat !== undefined && message.seat !== null) S.me = message.seat;
   else if (!S.token) S.me = null;
   const fresh = [];
@@ -312,7 +339,11 @@ export function applyState(S, message, now = Date.now()) {
     fresh.push(event);
     trackFresh(S, event);
   }
-  if (S.events.length > LOG_LIMIT) S.events.splice(0, S.events.length - LOG_LIMIT);
+  if (S.events.length > LOG_LIMIT) {
+    const dropped = S.events.length - LOG_LIMIT;
+    S.events.splice(0, dropped);
+    S.notes = S.notes.map((note) => ({ ...note, after: note.after - dropped })).filter((note) => note.after >= 0);
+  }
   const v = message.view;
   const mine = v && isSeated(S) && v.hands && Array.isArray(v.hands[S.me]) ? v.hands[S.me] : [];
   S.hand = sortHand(mine, wilds(S), S.sort);

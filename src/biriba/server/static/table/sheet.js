@@ -250,18 +250,22 @@ function renderLog(ctx) {
   clear(logList);
   const who = (seat) => M.who(S, seat);
   let closer = null;
-  for (const event of S.events) {
+  const notes = (after) => S.notes.filter((note) => note.after === after).map((note) => h("li", { class: "log-note" }, tnode(note.key, note.params)));
+  logList.append(...notes(0));
+  for (const [index, event] of S.events.entries()) {
     if (event.kind === "deal") closer = null;
     if (event.kind === "action" && event.ended === "closure") closer = event.seat;
     const lines = eventWords(event, S.me, (seat) => (event.kind === "result" ? M.nameOf(S, seat) : who(seat)), closer);
-    if (!lines.length) continue;
-    const team = event.seat !== undefined ? ` team-${M.teamOf(S, event.seat)}` : "";
-    const item = h("li", { class: `log-${event.kind}${event.seat === S.me ? " mine" : ""}${team}` });
-    lines.forEach((line, i) => {
-      if (i) item.append(" ");
-      item.append(tnode(line.key, line.params));
-    });
-    logList.append(item);
+    if (lines.length) {
+      const team = event.seat !== undefined ? ` team-${M.teamOf(S, event.seat)}` : "";
+      const item = h("li", { class: `log-${event.kind}${event.seat === S.me ? " mine" : ""}${team}` });
+      lines.forEach((line, i) => {
+        if (i) item.append(" ");
+        item.append(tnode(line.key, line.params));
+      });
+      logList.append(item);
+    }
+    logList.append(...notes(index + 1));
   }
   if (!logList.children.length) logList.append(h("li", { class: "muted" }, t("log.empty")));
   requestAnimationFrame(() => {

@@ -78,6 +78,8 @@ export function turnText(S) {
   if (M.isSeated(S) && v.to_move === S.me) return { text: t("turn.yours_wait"), mine: false };
   const seat = M.seatInfo(S, v.to_move);
   const who = M.nameOf(S, v.to_move);
+  const left = seat && !seat.connected ? M.standInLeft(S, v.to_move) : null;
+  if (left !== null) return { text: t("turn.away", { who, n: left }), mine: false, away: true };
   return { text: seat && seat.kind === "bot" ? t("turn.bot_playing", { who }) : t("turn.other", { who }), mine: false };
 }
 
@@ -123,12 +125,22 @@ export function renderTurn(ctx) {
     return;
   }
   const v = M.viewData(S);
-  const { text, mine } = turnText(S);
+  const { text, mine, away } = turnText(S);
+  clearInterval(ctx.timers.away);
   turnLine.className = `turn-line ${mine ? "mine" : ""}`;
   const words = mine
     ? [h("span", { class: "words-long" }, text), h("span", { class: "words-short", "aria-hidden": "true" }, t("turn.yours_short"))] // the prompt by the hand says what to do
     : text;
-  turnLine.append(h("span", { class: "turn-text" }, mine ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null, words));
+  const said = h("span", { class: "turn-text" }, mine ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "▶ ") : null, words);
+  turnLine.append(said);
+  if (away) {
+    // readers hear the count once (the turn line is a live region); the eye sees it go down
+    said.setAttribute("aria-hidden", "true");
+    turnLine.append(h("span", { class: "visually-hidden" }, text));
+    ctx.timers.away = setInterval(() => {
+      said.textContent = turnText(S).text; // the count to the stand-in, a second at a time
+    }, 1000);
+  }
   if (typeof S.state.clock === "number" && v && !S.state.result) turnLine.append(clockNode(ctx, S.state.clock));
   else clearInterval(ctx.timers.clock);
   if ((S.state.result || info.status === "over") && !S.showResult) {
