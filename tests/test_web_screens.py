@@ -696,17 +696,45 @@ LONGEST_MOTION = """
 """
 
 
+WATCH_MOVES = """
+window.__flights = 0;
+window.__sounds = [];
+new MutationObserver((changes) => {
+  for (const change of changes)
+    for (const node of change.addedNodes) if (node.dataset && node.dataset.testid === 'flight') window.__flights += 1;
+}).observe(document, { childList: true, subtree: true });
+document.addEventListener('biriba-sound', (event) => window.__sounds.push(event.detail));
+"""
+
+
 @pytest.mark.parametrize("motion", ["reduce", "no-preference"])
 def test_reduced_motion_stops_every_animation(browser: Browser, server: str, motion: str) -> None:
-    page, errors = join_table(browser, server, (1440, 900), reduced_motion=motion)
+    """Cards travel and sounds play as the table moves, unless the reader asked for less motion (no card
+    travels) or left the sounds off (the switch is off until turned on)."""
+    context = new_context(browser, (1440, 900), reduced_motion=motion)
+    context.add_init_script(WATCH_MOVES)
+    if motion == "no-preference":
+        context.add_init_script("localStorage.setItem('biriba.pref.sound', 'on')")
+    page = context.new_page()
+    errors = watch_errors(page)
+    join(page, server, False)
     assert not wait_my_turn_or_result(page)
     draw(page, False)  # a fresh card, flashing melds and pile
+    pick_discard(page, False, random.Random(motion))
+    discard(page, False)
+    page.wait_for_function("() => document.querySelector('#discard').disabled")
     page.locator("[data-testid=hand-card]").first.hover()
     open_help(page, False)
     motion_now = page.evaluate(LONGEST_MOTION)
+    flights, sounds = page.evaluate("[window.__flights, window.__sounds]")
     if motion == "reduce":
         assert motion_now["longest"] <= 0.01, motion_now
+        assert (flights, sounds) == (0, [])
     else:  # the same page moves when motion is welcome: the check above can see it
         assert motion_now["longest"] > 0.05, motion_now
+        assert flights >= 2  # the own draw and discard at least, each from where it left to where it landed
+        assert {"draw", "discard"} <= set(sounds), sounds
+    page.wait_for_timeout(1000)
+    assert page.locator("[data-testid=flight]").count() == 0  # every card landed and went
     assert not errors, errors
-    page.context.close()
+    context.close()

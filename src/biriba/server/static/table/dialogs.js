@@ -78,7 +78,10 @@ export function openHelp(ctx) {
         type: "checkbox",
         id: "sound",
         checked: getPref("sound", "off") === "on",
-        onchange: (e) => setPref("sound", e.target.checked ? "on" : "off"),
+        onchange: (e) => {
+          setPref("sound", e.target.checked ? "on" : "off");
+          ctx.render(); // the bell among the tools says the same
+        },
       }),
       " ",
       t("help.sound"),

@@ -19,8 +19,10 @@ import { openHelp } from "./dialogs.js";
 import { makeButtons, renderHand, renderHandArea } from "./hand.js";
 import { focusCursor, onKey } from "./input.js";
 import * as M from "./model.js";
+import { handPlaces, showMoves } from "./motion.js";
 import { onRematch, renderResultDialog, renderSide } from "./sheet.js";
 import { makeSide, wireSide } from "./side.js";
+import { play, soundsOf } from "./sound.js";
 import { makeTools, renderPiles, renderPlayers, renderTools, renderTopbar, renderTurn } from "./strip.js";
 
 /** The screen's elements, in their places (screens.css lays them out per screen size). */
@@ -83,25 +85,6 @@ function skeleton(view) {
     el.resultDialog,
   );
   return el;
-}
-
-/** A soft tone when the turn comes back to you while you look elsewhere. */
-function chime() {
-  if (getPref("sound", "off") !== "on") return;
-  try {
-    const context = new (window.AudioContext || window.webkitAudioContext)();
-    const osc = context.createOscillator();
-    const gain = context.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.0001, context.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.15, context.currentTime + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, context.currentTime + 0.4);
-    osc.connect(gain).connect(context.destination);
-    osc.start();
-    osc.stop(context.currentTime + 0.45);
-  } catch {
-    /* no sound, no harm */
-  }
 }
 
 function hintAnnouncement(action) {
@@ -173,9 +156,15 @@ function leftSeat(ctx, message) {
 function onState(ctx, message) {
   const { S, page } = ctx;
   leftSeat(ctx, message);
+  const handBefore = handPlaces(ctx);
+  const boardBefore = S.state ? S.state.board : null;
   const { first, fresh, wasMyTurn } = M.applyState(S, message);
   ctx.render();
   const nowMine = M.myTurn(S) && !wasMyTurn;
+  if (!first) {
+    showMoves(ctx, fresh, handBefore);
+    soundsOf(S, fresh, boardBefore, nowMine).forEach((name, i) => setTimeout(() => play(name), i * 180));
+  }
   if (!first && fresh.length) {
     const told = fresh
       .filter((e) => e.seat !== S.me || e.kind !== "action")
@@ -184,7 +173,6 @@ function onState(ctx, message) {
     if (nowMine) told.push(t("turn.yours_short"));
     if (told.length) page.announce(told.join(". "));
   }
-  if (nowMine && document.visibilityState !== "visible") chime();
 }
 
 export function showTable(page, id, watching = false) {
