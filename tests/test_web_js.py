@@ -810,6 +810,7 @@ def test_the_chat_panel_names_each_speaker_and_never_parses_markup(page: Page) -
         for (const line of lines) M.addChat(S, line);
         const el = { chatPanel: h("section"), chatList: h("ol"), chatMuted: h("p"), chatNote: h("p") };
         el.chatTools = h("div");
+        el.sideTabs = { chat: h("button") };
         const ctx = { S, id: "t", el, render: () => {}, send: () => true, timers: {}, page: { announce() {} } };
         renderChat(ctx);
         const items = [...el.chatList.querySelectorAll("[data-testid=chat-line]")];

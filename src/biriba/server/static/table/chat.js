@@ -87,6 +87,7 @@ export function renderChat(ctx) {
   const panel = el.chatPanel;
   const mode = M.chatMode(S);
   panel.hidden = !S.state || mode === "off";
+  el.sideTabs.chat.hidden = panel.hidden; // no chat at this table: no tab for it on a phone's sheet
   if (panel.hidden) return;
   const list = el.chatList;
   clear(list);

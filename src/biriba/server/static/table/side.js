@@ -75,7 +75,6 @@ export function openSide(ctx, tab) {
   }
   document.querySelector(".topbar")?.setAttribute("inert", "");
   el.sideTabs[tab].focus({ preventScroll: true });
-  ctx.onSide?.(tab);
   return panel;
 }
 
@@ -92,7 +91,6 @@ export function closeSide(ctx, refocus = true) {
   document.querySelector(".topbar")?.removeAttribute("inert");
   if (refocus && ctx.sideOpener && document.body.contains(ctx.sideOpener)) ctx.sideOpener.focus({ preventScroll: true });
   ctx.sideOpener = null;
-  ctx.onSide?.(null);
 }
 
 /** Scroll a panel into sight in its own scrolling box only (scrollIntoView would move the whole fixed screen). */
