@@ -369,6 +369,13 @@ RESULT_IN_VIEW = """
 """
 
 
+LATEST_LINE = """() => {
+  const list = document.querySelector('#chat-log');
+  const line = list.lastElementChild.getBoundingClientRect(), box = list.getBoundingClientRect();
+  return line.top >= box.top - 1 && line.bottom <= box.bottom + 1;
+}"""
+
+
 def join(page: Page, server: str, touch: bool) -> None:
     """Sit down at a new table of one person and three bots."""
     table = create_table(server, [PERSON, BOT, BOT, BOT], bot_delay=0)
@@ -453,6 +460,7 @@ def test_eight_melds_a_team_and_a_full_chat_in_view_on_every_screen(
     if sheet:
         page.wait_for_selector("#side.open[data-tab=chat]")
     assert page.locator("#chat-log").is_visible()
+    assert page.evaluate(LATEST_LINE), "the chat does not open at its latest line"
     shot(page, f"{name}-chat")
     check_screen(page, touch, "chat", found)
     if sheet:

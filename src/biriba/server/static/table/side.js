@@ -11,9 +11,9 @@ import { t } from "../i18n.js";
 export const SHEET_SCREENS = "(max-width: 799px), (orientation: landscape) and (max-height: 560px)";
 
 const TABS = [
-  ["log", "log.title"],
+  ["log", "side.log"],
   ["chat", "chat.title"],
-  ["sheet", "sheet.title"],
+  ["sheet", "side.score"],
 ];
 
 export function sideIsSheet() {
@@ -75,6 +75,8 @@ export function openSide(ctx, tab) {
   }
   document.querySelector(".topbar")?.setAttribute("inert", "");
   el.sideTabs[tab].focus({ preventScroll: true });
+  // a list laid out only now starts at its latest line
+  for (const list of el.side.querySelectorAll(".log, .chat-log")) list.scrollTop = list.scrollHeight;
   return panel;
 }
 
