@@ -483,6 +483,11 @@ def test_an_away_players_seat_says_when_the_stand_in_will_play_it(tmp_path: Any)
                     await nikos.until(here)
                 entry = seat_entry(await nikos.until(away), 0)
                 assert entry is not None and 15 < entry["stand_in_in"] <= 20 and not entry["stand_in"]
+                told = len(nikos.messages)
+                with contextlib.suppress(TimeoutError):
+                    await nikos.until(lambda m: False, timeout=3)
+                again = [m for m in nikos.messages[told:] if m["type"] == "presence"]
+                assert again == [], "a count that only runs down is told once, not every second"
                 async with Player(url, table["id"], gone):
                     entry = seat_entry(await nikos.until(here), 0)
                     assert entry is not None and "stand_in_in" not in entry

@@ -252,7 +252,7 @@ class Audience:
     def _tell_presence(self, message: Callable[[], dict[str, Any]], told: Callable[[], None]) -> None:
         self.due = None
         now = message()
-        if now != self.told[1]:
+        if _steady(now) != _steady(self.told[1]):
             self.told = (time.monotonic(), now)
             self.post(now)
             told()
@@ -262,3 +262,12 @@ class Audience:
         clients, self.clients = list(self.clients), set()
         for client in clients:
             client.close(code, reason)
+
+
+def _steady(presence: dict[str, Any] | None) -> Any:
+    """A presence message without its countdowns: a count to the stand-in that only runs down is no news (the
+    page counts it down itself), so it is not told again every second."""
+    if presence is None:
+        return None
+    seats = [{k: v for k, v in seat.items() if k != "stand_in_in"} for seat in presence.get("seats", [])]
+    return {**presence, "seats": seats}

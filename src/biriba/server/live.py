@@ -480,6 +480,8 @@ class LiveTable:
                 raise TableError("spectator", "a spectator has no seat to leave")
             if self.table.match.is_over:
                 raise TableError("over", "the match is over: the seat is yours in its record")
+            if self.row.seats[seat].token_hash is None:
+                raise TableError("spectator", "that seat is free already")  # a second leave, come the long way
             seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
             name, seats[seat].name, seats[seat].token_hash = seats[seat].name, None, None
             await self._save_seats(seats)

@@ -21,7 +21,7 @@ import { focusCursor, onKey } from "./input.js";
 import * as M from "./model.js";
 import { handPlaces, showMoves } from "./motion.js";
 import { onRematch, renderResultDialog, renderSide } from "./sheet.js";
-import { makeSide, wireSide } from "./side.js";
+import { closeSide, makeSide, wireSide } from "./side.js";
 import { play, soundsOf } from "./sound.js";
 import { makeTools, renderPiles, renderPlayers, renderTools, renderTopbar, renderTurn } from "./strip.js";
 
@@ -261,6 +261,7 @@ export function showTable(page, id, watching = false) {
     clearTimeout(ctx.timers.hint);
     resize.disconnect();
     sight.disconnect();
+    closeSide(ctx, false); // the top bar is never left inert behind a sheet that is gone
     unwireSide();
     document.removeEventListener("keydown", keydown);
   };

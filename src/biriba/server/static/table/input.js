@@ -4,12 +4,12 @@
 
 import { setPref } from "../api.js";
 import { cardText, placed } from "../cards.js";
-import { $ } from "../dom.js";
 import { t } from "../i18n.js";
 import { meldWords } from "../words.js";
 import { sendAction } from "./connection.js";
 import { openHelp } from "./dialogs.js";
 import * as M from "./model.js";
+import { closeSide } from "./side.js";
 
 /** The action buttons and their keys, in the order they are shown. */
 export const BUTTONS = [
@@ -202,6 +202,11 @@ export function onKey(ctx, event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+  if (el.side.classList.contains("open") && event.key === "Escape") {
+    event.preventDefault();
+    closeSide(ctx);
+    return;
+  }
   if (document.querySelector("dialog[open]") || el.side.classList.contains("open")) return; // a dialog or the sheet has the keys
   const key = event.key;
   // Space and Enter keep their own meaning on a focused button or link (other than a card of the hand)
@@ -218,14 +223,6 @@ export function onKey(ctx, event) {
   if (key === "?") {
     event.preventDefault();
     openHelp(ctx);
-    return;
-  }
-  if (key === "Enter" && S.state && S.state.result && M.isSeated(S) && !M.nextDisabled(S)) {
-    const next = $("#next-deal");
-    if (next && document.activeElement === document.body) {
-      event.preventDefault();
-      next.click();
-    }
     return;
   }
   if (key.toLowerCase() === "h" && M.myTurn(S)) {

@@ -67,7 +67,7 @@ function matchOverLinks(id) {
   return [
     h("a", { class: "button", id: "replay-link", href: `/t/${encodeURIComponent(id)}?replay`, "data-link": true }, t("result.replay")),
     h("a", { class: "button", id: "record", href: api.recordUrl(id), download: `biriba-${id}.json` }, t("result.record")),
-    h("a", { class: "button", href: "/", "data-link": true }, t("nav.lobby")),
+    h("a", { class: "button", id: "result-lobby", href: "/", "data-link": true }, t("nav.lobby")),
   ];
 }
 
@@ -203,11 +203,7 @@ export function renderResultDialog(ctx) {
     else if (info && info.status === "over") panel = renderMatchOver(ctx);
   }
   if (!panel) {
-    if (dialog.open) {
-      ctx.closingResult = true;
-      dialog.close();
-      ctx.closingResult = false;
-    }
+    if (dialog.open) dialog.close();
     clear(dialog);
     return;
   }
@@ -217,8 +213,8 @@ export function renderResultDialog(ctx) {
   if (!dialog.open) {
     if (!dialog.dataset.wired) {
       dialog.dataset.wired = "1";
-      dialog.addEventListener("close", () => {
-        if (ctx.closingResult || !S.showResult) return;
+      dialog.addEventListener("cancel", (event) => {
+        event.preventDefault(); // Esc: as "See the table", the render closes it
         S.showResult = false;
         ctx.render();
       });

@@ -7,8 +7,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
-/** The screens where the side is a sheet over the table (screens.css says the same). */
-export const SHEET_SCREENS = "(max-width: 799px), (orientation: landscape) and (max-height: 560px)";
+/** The screens where the side is a sheet over the table (screens.css says the same; its wide screens are all the others). */
+export const SHEET_SCREENS = "(width < 800px), (orientation: landscape) and (height <= 560px)";
 
 const TABS = [
   ["log", "side.log"],

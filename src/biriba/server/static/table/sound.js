@@ -23,12 +23,21 @@ export function soundOn() {
   return getPref("sound", "off") === "on";
 }
 
+/**
+ * Make (or wake) the page's audio: a browser starts it silenced unless a tap
+ * started it, so the bell's tap calls this, and so does each sound.
+ */
+export function wake() {
+  audio ??= new (window.AudioContext || window.webkitAudioContext)();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+}
+
 /** Play a sound by name, if the switch is on. */
 export function play(name) {
   if (!soundOn() || !SOUNDS[name]) return;
   document.dispatchEvent(new CustomEvent("biriba-sound", { detail: name }));
   try {
-    audio ??= new (window.AudioContext || window.webkitAudioContext)();
+    wake();
     const { notes, length, gain } = SOUNDS[name];
     notes.forEach((frequency, i) => {
       const start = audio.currentTime + i * length;

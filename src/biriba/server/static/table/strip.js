@@ -14,6 +14,7 @@ import { bubbleFor } from "./chat.js";
 import { sendAction } from "./connection.js";
 import { openPile, openSeatMenu } from "./dialogs.js";
 import { openSide, sideIsSheet } from "./side.js";
+import { soundOn, wake as wakeSound } from "./sound.js";
 import * as M from "./model.js";
 
 function clockIcon() {
@@ -238,6 +239,7 @@ export function makeTools(ctx) {
     h("button", { type: "button", id, class: "tool small", onclick, ...more }, h("span", { class: "tool-icon" }, icon(name)), h("span", { class: "tool-label" }, label));
   el.soundButton = tool("sound-toggle", "bell", t("tools.sound"), () => {
     setPref("sound", getPref("sound", "off") === "on" ? "off" : "on");
+    if (soundOn()) wakeSound(); // within the tap: the browser lets the page's audio start
     renderTools(ctx);
   });
   el.chatButton = tool("chat-button", "chat", t("tools.chat"), () => {
