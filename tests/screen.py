@@ -21,13 +21,18 @@ BIRIBA = str(Path(sys.executable).with_name("biriba"))
 class Terminal:
     """``biriba play ARGS`` in a pseudo-terminal of ``cols`` x ``rows``, its screen kept by pyte."""
 
-    def __init__(self, *args: str, cols: int = 80, rows: int = 24, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *args: str, cols: int = 80, rows: int = 24, env: dict[str, str] | None = None, cwd: str | None = None
+    ) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
-        environment = dict(os.environ, TERM="xterm-256color", **(env or {}))
-        for fixed in ("COLUMNS", "LINES"):  # a fixed size in the environment would override the terminal's
+        # a player at a terminal, the program installed: on the PATH, not run by make (unless ``env`` says so)
+        environment = dict(os.environ, TERM="xterm-256color")
+        environment["PATH"] = os.pathsep.join([str(Path(BIRIBA).parent), environment.get("PATH", "")])
+        for fixed in ("COLUMNS", "LINES", "MAKELEVEL", "MAKEFLAGS"):  # a fixed size would override the terminal's
             environment.pop(fixed, None)
-        self.child = pexpect.spawn(BIRIBA, ["play", *args], dimensions=(rows, cols), env=environment)
+        environment.update(env or {})
+        self.child = pexpect.spawn(BIRIBA, ["play", *args], dimensions=(rows, cols), env=environment, cwd=cwd)
 
     def pump(self, seconds: float = 0.5) -> None:
         """Read what the program draws for a while."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -326,6 +327,22 @@ def test_serve_refuses_trusting_every_address_or_a_proxy_that_is_no_address(
     assert code == 2 and words in err and "the web game is at" not in out, err
 
 
+def test_serve_on_a_busy_port_says_so_in_one_line_before_announcing_anything(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [SERVE, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path}/t.sqlite3"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert done.stdout == ""  # no "the web game is at" for a game that is not there
+    assert done.stderr == f"biriba: port {port} on 127.0.0.1 is in use (another server?): choose another with --port\n"
+
+
 def test_serve_trusts_every_address_only_when_told_nobody_comes_but_through_the_proxies(tmp_path: Path) -> None:
     """A forged X-Forwarded-For passes the per-address table quota where every address is a proxy, and the start
     says so; a named proxy's word is the only one believed."""
@@ -372,3 +389,13 @@ def test_every_flag_of_biriba_serve_is_documented_and_every_limit_with_its_defau
         number = isinstance(action.default, int | float) and not isinstance(action.default, bool)
         if number and flag != "--bot-workers":  # that one's default is the machine's cores but one
             assert float(listed[flag].split()[0]) == action.default, f"{flag}: {listed[flag]} in the docs"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["play"], ["rules"], ["simulate", "--deals", "1", "--bots", "random"], ["tournament", "random", "greedy"]],
+)
+def test_a_misspelt_option_is_named_as_it_was_written(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    code, _, err = run(capsys, *command, "--set", "foo=1")
+    assert code == 2
+    assert err.startswith("biriba: --set foo=1: no such option"), err

@@ -13,13 +13,14 @@ import pytest
 
 from biriba.cli import main
 from biriba.rules import CLASSIC
-from biriba.tui.saves import data_dir, saved_matches, write_atomically
+from biriba.tui.saves import data_dir, last_unfinished, saved_matches, write_atomically
 from biriba.tui.session import Session
 
 
 @pytest.fixture(autouse=True)
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("BIRIBA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("MAKELEVEL", raising=False)  # the commands said as a player types them, not as make runs them
     return tmp_path / "data" / "matches"
 
 
@@ -132,3 +133,20 @@ def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_match_saved_where_the_player_chose_is_listed_and_resumed(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = tmp_path / "elsewhere" / "our match.json"
+    named.parent.mkdir()
+    Session.new(CLASSIC, ["greedy"], seed=4, save=named)
+    code, out = play(capsys, "--list")
+    assert code == 0 and str(named.resolve()) in out, out
+    assert f"continues the newest unfinished one: {named.resolve()}" in out
+    assert last_unfinished() == named.resolve()  # what a bare --resume goes on with
+    older = Session.new(CLASSIC, ["greedy"], seed=5)  # an autosave, newer: the newest unfinished now
+    assert last_unfinished() == older.save_path
+    named.unlink()  # a file the player moved away is no longer listed
+    code, out = play(capsys, "--list")
+    assert "our match" not in out and str(older.save_path) in out

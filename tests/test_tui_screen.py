@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from biriba.rules import PRESETS
 from helpers import mid_deal
-from screen import Terminal
+from screen import BIRIBA, Terminal
 
 
 @pytest.fixture
@@ -74,3 +75,34 @@ def test_at_80x24_six_players_alone_see_every_score_and_the_keys(
     assert all(part.startswith("/") for part in parts)  # broken before a /, never inside a name
     terminal.send("y")
     terminal.output_after_exit()
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@pytest.mark.parametrize("where", ["installed", "venv", "make"])
+def test_the_stop_message_names_the_command_that_continues_the_match_where_the_player_is(
+    where: str, tmp_path: Path
+) -> None:
+    """On the PATH the command is ``biriba``; after ``make play`` it is not there: the venv's script, or make."""
+    save = tmp_path / "my match.json"
+    env = {"BIRIBA_DATA_DIR": str(tmp_path / "data")}
+    if where != "installed":
+        env["PATH"] = "/usr/bin:/bin"
+    if where == "make":
+        env["MAKELEVEL"] = "1"
+    root = Path(BIRIBA).parents[2]  # the checkout whose .venv runs the tests: where `make play` is typed
+    terminal = Terminal("--seed", "3", "--delay", "0", "--save", str(save), env=env, cwd=str(root))
+    terminal.wait_for("q quit")
+    terminal.send("q")
+    terminal.wait_for("Quit now?")
+    terminal.send("y")
+    said = " ".join(ANSI.sub("", terminal.output_after_exit()).split())
+    resume = f"--resume '{save}'"
+    script = os.path.relpath(BIRIBA, root)
+    command = {
+        "installed": f"biriba play {resume}",
+        "venv": f"{script} play {resume}",
+        "make": f'make play ARGS="{resume}"',
+    }
+    assert f"'{command[where]}' continues it" in said, said

@@ -7,12 +7,15 @@ one-line message naming the problem and the rule; 2 on misuse.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import errno
 import ipaddress
 import json
 import math
 import os
 import re
+import socket
 import sys
 import time
 import urllib.parse
@@ -541,7 +544,7 @@ def _rules_arg(name: str, options: Sequence[str] = ()) -> Rules:
     try:
         return preset(name).with_options(options)
     except BiribaError as exc:  # the engine says "set option=value"; here that is written --set option=value
-        raise Misuse(re.sub(r"\bset (\w+=\S+)", r"--set \1", str(exc))) from None
+        raise Misuse(re.sub(r"(?<!-)\bset (\w+=\S+)", r"--set \1", str(exc))) from None
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -863,6 +866,7 @@ def _serve(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     where = args.public_url or f"http://{shown}:{args.port}/"
     processes = f"; {args.workers} processes" if args.workers > 1 else ""
+    listening = _bind(args.host, args.port)  # before the game is announced: a busy port is said, not traced back
     print(f"biriba: the web game is at {where}  (store: {without_password(db)}{processes}; Ctrl-C stops)", flush=True)
     if any_proxy:
         print(
@@ -883,14 +887,36 @@ def _serve(args: argparse.Namespace) -> int:
         "forwarded_allow_ips": proxies or "",
     }
     if args.workers == 1:
-        uvicorn.run(create_app(db, config), **options)
+        server = uvicorn.Server(uvicorn.Config(create_app(db, config), **options))
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[listening])
         return 0
     # each process makes its own app (its own node, store connections, bot workers and bus) from the environment
+    from uvicorn.supervisors import Multiprocess
+
     from .server.app import ENVIRONMENT
 
     os.environ[ENVIRONMENT] = json.dumps({"db": db, "config": dataclasses.asdict(config)})
-    uvicorn.run("biriba.server.app:app_from_environment", factory=True, workers=args.workers, **options)
+    factory = uvicorn.Config("biriba.server.app:app_from_environment", factory=True, workers=args.workers, **options)
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(factory, sockets=[listening]).run()
     return 0
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound here (as uvicorn would bind it) so that a port in use is one clear line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as exc:
+        listening.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise Misuse(f"port {port} on {host} is in use (another server?): choose another with --port") from None
+        raise Misuse(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 def _trusted_proxies(given: str | None, only_through_proxy: bool) -> tuple[str | None, bool]:

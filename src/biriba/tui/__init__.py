@@ -17,7 +17,7 @@ from rich.console import Console
 
 from ..bots import TABLE_THINK_MS
 from ..rules import Rules
-from .saves import SaveError, last_unfinished, saved_matches
+from .saves import SaveError, last_unfinished, play_command, resume_command, saved_matches
 from .session import Session
 
 __all__ = ["SaveError", "Session", "list_matches", "run_game"]
@@ -71,7 +71,8 @@ def run_game(
             console.print(f"The record is in {session.save_path}.", soft_wrap=True)
         elif outcome in (None, "quit", "interrupted"):
             console.print(
-                f"Stopped. The match is saved in {session.save_path}; 'biriba play --resume' continues it.",
+                f"Stopped. The match is saved in {session.save_path};"
+                f" '{resume_command(session.save_path)}' continues it.",
                 soft_wrap=True,
             )
         return 130 if outcome == "interrupted" else 0
@@ -93,10 +94,12 @@ def list_matches(console: Console) -> int:
     try:
         unfinished = last_unfinished()
     except SaveError as exc:
-        console.print(f"'biriba play --resume' would stop: {exc}", markup=False, soft_wrap=True)
+        console.print(f"'{play_command('--resume')}' would stop: {exc}", markup=False, soft_wrap=True)
         return 0
     if unfinished is not None:
         console.print(
-            f"'biriba play --resume' continues the newest unfinished one: {unfinished}", markup=False, soft_wrap=True
+            f"'{play_command('--resume')}' continues the newest unfinished one: {unfinished}",
+            markup=False,
+            soft_wrap=True,
         )
     return 0

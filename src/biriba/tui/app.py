@@ -29,6 +29,7 @@ from ..errors import BiribaError
 from ..terms import Phase
 from ..views import PlayerView
 from .board import MeldsBoard
+from .saves import play_command
 from .session import YOU, Session
 from .sheets import deal_result, score_sheet
 from .words import ENDED_WORDS, Words, help_text
@@ -551,7 +552,7 @@ class BiribaApp(App[str]):
     def action_quit_game(self) -> None:
         width = min(100, self.size.width * 9 // 10) - 6  # the dialog's text, inside its frame and scroll bar
         path = "\n".join(path_lines(str(self.session.save_path), width))
-        question = f"Quit now?\n\nThe match is saved in\n{path}\n'biriba play --resume' goes on."
+        question = f"Quit now?\n\nThe match is saved in\n{path}\n'{play_command('--resume')}' goes on."
         self.push_screen(Dialog(question, question=True), lambda yes: self.exit("quit") if yes else None)
 
     def action_interrupt(self) -> None:

@@ -22,6 +22,7 @@ from ..melds import Meld
 from ..scoring import DealResult
 from ..terms import Phase
 from ..views import PlayerView
+from .saves import resume_command
 from .session import YOU, Session
 from .sheets import deal_result, score_sheet
 from .words import ENDED_WORDS, Words, help_text
@@ -67,7 +68,8 @@ class LineGame:
     def stopped(self) -> None:
         self.session.save()
         self.console.print(
-            f"Stopped. The match is saved in {self.session.save_path}; 'biriba play --resume' continues it.",
+            f"Stopped. The match is saved in {self.session.save_path}; '{resume_command(self.session.save_path)}'"
+            " continues it.",
             soft_wrap=True,
         )
 

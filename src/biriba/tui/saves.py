@@ -4,15 +4,21 @@ Every match is saved after every action, so none is lost to a closed
 window: with ``--save FILE`` in that file, otherwise in the user's data
 directory (``platformdirs``; ``BIRIBA_DATA_DIR`` overrides it).
 ``biriba play --resume`` with no file continues the last unfinished match,
-and ``biriba play --list`` lists them.  A file that is not a match saved by
-this program is never written over, and nothing a player types (the seed
-above all, which would show the cards) shapes the name of a save.
+and ``biriba play --list`` lists them: the autosaves, and the files named
+with ``--save`` (remembered in the data folder's ``elsewhere`` list while
+they exist).  A file that is not a match saved by this program is never
+written over, and nothing a player types (the seed above all, which would
+show the cards) shapes the name of a save.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
+import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -34,6 +40,51 @@ def data_dir() -> Path:
     override = os.environ.get("BIRIBA_DATA_DIR")
     base = Path(override) if override else Path(platformdirs.user_data_dir("biriba", appauthor=False))
     return base / "matches"
+
+
+def play_command(args: str = "") -> str:
+    """``biriba play ARGS`` as the player can type it where they are.
+
+    After ``make play`` the program is the virtual environment's, not on the
+    PATH: then ``make play ARGS="..."`` (run by make) or the script's own path.
+    """
+    tail = f" {args}" if args else ""
+    if os.environ.get("MAKELEVEL"):
+        return f'make play ARGS="{args}"' if args else "make play"
+    script = Path(sys.argv[0])
+    on_path = shutil.which("biriba")
+    if script.name != "biriba" or (on_path is not None and Path(on_path).resolve() == script.resolve()):
+        return f"biriba play{tail}"
+    here = os.path.relpath(script) if not os.path.relpath(script).startswith("..") else str(script)
+    return f"{shlex.quote(here)} play{tail}"
+
+
+def resume_command(path: Path) -> str:
+    """The exact command that continues the match saved in ``path``."""
+    return play_command(f"--resume {shlex.quote(str(path))}")
+
+
+def _elsewhere_list() -> Path:
+    return data_dir() / "elsewhere"
+
+
+def _elsewhere() -> list[Path]:
+    """The files named with ``--save`` that are still there."""
+    try:
+        paths = [Path(p) for p in json.loads(_elsewhere_list().read_text())["saved"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+    return [path for path in paths if path.is_file()]
+
+
+def remember(path: Path) -> None:
+    """Keep a match saved outside the data folder in its list, so that ``--list`` and ``--resume`` know it."""
+    path = path.resolve()
+    if path.parent == data_dir().resolve():
+        return
+    kept = [p for p in _elsewhere() if p != path] + [path]
+    with contextlib.suppress(OSError):  # a data folder that cannot be written: the match is saved, only not listed
+        write_atomically(_elsewhere_list(), {"saved": [str(p) for p in kept]})
 
 
 def autosave_path() -> Path:
@@ -62,7 +113,7 @@ def check_save_path(path: Path, force: bool) -> None:
         )
     if path.exists() and not force:
         raise SaveError(
-            f"--save {path}: a saved match is already there; continue it with 'biriba play --resume {path}',"
+            f"--save {path}: a saved match is already there; continue it with '{resume_command(path)}',"
             " or add --force to start over in it"
         )
     if not path.parent.is_dir():
@@ -136,10 +187,11 @@ class SavedMatch:
 
 
 def saved_matches() -> list[SavedMatch]:
-    """The autosaved matches, newest first, with the files of the folder that cannot be read."""
+    """The saved matches (the autosaves and the files named with ``--save``), newest first, with the files that
+    cannot be read."""
     folder = data_dir()
     out = []
-    for path in folder.glob("*.json") if folder.is_dir() else []:
+    for path in [*(folder.glob("*.json") if folder.is_dir() else []), *_elsewhere()]:
         try:
             modified = path.stat().st_mtime
         except OSError:  # a link to nothing: not a save
@@ -161,7 +213,7 @@ def saved_matches() -> list[SavedMatch]:
 
 
 def last_unfinished() -> Path | None:
-    """The newest autosaved match that is not over.
+    """The newest saved match that is not over.
 
     Raises :class:`SaveError` when a newer save cannot be read: going on with
     an older match without a word would look like a lost one.
@@ -170,7 +222,7 @@ def last_unfinished() -> Path | None:
         if match.problem is not None:
             raise SaveError(
                 f"a newer save, {match.path}, cannot be read ({match.problem}); move it away, or name the"
-                " match to continue: 'biriba play --resume FILE' ('biriba play --list' lists them)"
+                f" match to continue: '{play_command('--resume FILE')}' ('{play_command('--list')}' lists them)"
             )
         if not match.over:
             return match.path

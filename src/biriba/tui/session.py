@@ -29,7 +29,7 @@ from ..scoring import DealResult
 from ..table import Event, Table
 from ..terms import Ending, Phase, Pickup
 from ..views import PlayerView
-from .saves import SaveError, autosave_path, check_save_path, write_atomically
+from .saves import SaveError, autosave_path, check_save_path, remember, write_atomically
 from .words import KIND_WORDS, SEAT_NAMES, Words
 
 YOU = 0
@@ -85,6 +85,7 @@ class Session:
         match = Match(rules, [name, *SEAT_NAMES[rules.seats][1:]], seed=seed)
         session = cls._at_table(match, bot_kinds, save or autosave_path(), plain, think_ms)
         session.save()
+        remember(session.save_path)
         return session
 
     @classmethod
