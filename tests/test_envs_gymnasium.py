@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import gymnasium
 import numpy as np
 import pytest
@@ -19,7 +21,26 @@ def test_registered_on_import() -> None:
 
 @pytest.mark.parametrize("rules", ["classic", "italian", "individual"])
 def test_gymnasium_check_env(rules: str) -> None:
-    check_env(BiribaEnv(rules=rules, opponents="greedy"), skip_render_check=True)
+    check_env(gymnasium.make("biriba/Biriba-v0", rules=rules, opponents="greedy", render_mode="ansi"))
+
+
+def test_the_documented_mask_call_works_through_gymnasium_make(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/envs.md: ``env.action_masks()`` on what ``gymnasium.make`` returns, as sb3-contrib's MaskablePPO calls it;
+    ``render()`` draws the agent's table as text."""
+    env = gymnasium.make("biriba/Biriba-v0", opponents="greedy", render_mode="ansi")
+    _observation, info = env.reset(seed=3)
+    assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+    text = env.render()
+    assert isinstance(text, str) and re.match(r"turn \d+, seat 0 to draw\n", text) and "Your hand (11):" in text
+    assert env.metadata["render_fps"] >= 1
+    done, steps = False, 0
+    while not done:
+        _observation, _reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert "the deal is over" in str(env.render()) and " to over" not in str(env.render())
+    human = gymnasium.make("biriba/Biriba-v0", render_mode="human")
+    human.reset(seed=3)
+    assert human.render() is None and "Your hand (11):" in capsys.readouterr().out
 
 
 def test_a_deal_against_bots_ends_with_the_team_s_reward() -> None:

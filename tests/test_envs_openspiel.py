@@ -40,6 +40,12 @@ def test_openspiel_random_sim_test_with_serialization() -> None:
     pyspiel.random_sim_test(pyspiel.load_game(GAME_NAME), num_sims=1, serialize=True, verbose=False)
 
 
+def test_a_state_says_where_the_deal_stands_in_words_to_its_end() -> None:
+    state = play_to_turn(4, 10_000)
+    assert state.is_terminal()
+    assert "the deal is over (" in str(state) and " to over" not in str(state), str(state)
+
+
 def play_to_turn(seed: int, turns: int) -> BiribaState:
     game = pyspiel.load_game(GAME_NAME)
     rng = np.random.RandomState(seed)

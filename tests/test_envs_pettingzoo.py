@@ -109,3 +109,16 @@ def test_the_wrapper_reads_as_pettingzoos_order_enforcing_wrapper() -> None:
                 getattr(env, name)
     for seed in range(3):
         assert trace(ours, seed, 2_000) == trace(theirs, seed, 2_000)
+
+
+def test_render_draws_the_table_of_the_agent_to_move(capsys: pytest.CaptureFixture[str]) -> None:
+    env = biriba_v0.env(render_mode="ansi")
+    env.reset(seed=7)
+    seat = int(env.agent_selection.removeprefix("player_"))
+    text = env.render()
+    assert text.startswith(f"turn 1, seat {seat} to draw\n") and "Your hand (11):" in text, text
+    assert env.metadata["render_fps"] >= 1
+    human = biriba_v0.env(render_mode="human")
+    human.reset(seed=7)
+    human.step(int(np.flatnonzero(human.observe(human.agent_selection)["action_mask"])[0]))
+    assert "Your hand" in capsys.readouterr().out  # a human's render prints after each step

@@ -17,6 +17,13 @@ from .observation import LAYOUT, SIZE, observe
 
 GYMNASIUM_ID = "biriba/Biriba-v0"
 if GYMNASIUM_ID not in gymnasium.registry:
-    gymnasium.register(GYMNASIUM_ID, entry_point="biriba.envs.gymnasium_env:BiribaEnv")
+    # no wrappers: Gymnasium's (OrderEnforcing, the passive checker) hide env.action_masks(), which MaskablePPO
+    # calls; tests/test_envs_gymnasium.py runs check_env on the environment instead
+    gymnasium.register(
+        GYMNASIUM_ID,
+        entry_point="biriba.envs.gymnasium_env:BiribaEnv",
+        order_enforce=False,
+        disable_env_checker=True,
+    )
 
 __all__ = ["ACTIONS", "GYMNASIUM_ID", "LAYOUT", "SIZE", "TurnSteps", "biriba_v0", "describe", "observe"]

@@ -31,7 +31,7 @@ from pettingzoo.utils import wrappers
 
 from ..rules import Rules
 from .core import ILLEGAL_REWARD, MAX_TURNS, StepDeal, rules_of
-from .encoding import ACTIONS, describe
+from .encoding import ACTIONS
 from .observation import observation_box
 
 __all__ = ["env", "raw_env"]
@@ -82,6 +82,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
+        "render_fps": 1,
         "name": "biriba_v0",
         "is_parallelizable": False,
     }
@@ -174,12 +175,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's own name for the un
         self._deads_step_first()
 
     def render(self) -> str | None:
+        """The table as the agent to move sees it (PettingZoo's classic card games show one seat's hand), as
+        text: returned (``ansi``) or printed (``human``)."""
         if self.render_mode is None:
             return None
-        deal = self.game.deal
-        turn = self.game.turn
-        steps = " ".join(describe(s) for s in turn.prefix) if turn else ""
-        text = f"turn {deal.turn}, seat {deal.to_move} to {deal.phase}" + (f" ({steps})" if steps else "")
+        text = self.game.text(self.game.mover)
         if self.render_mode == "human":
             print(text)
             return None

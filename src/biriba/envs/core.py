@@ -18,7 +18,7 @@ import numpy as np
 from ..deal import Deal
 from ..rules import PRESETS, Rules
 from ..terms import Ending
-from .encoding import ACTIONS, TurnSteps
+from .encoding import ACTIONS, TurnSteps, describe
 from .observation import add_steps, observe
 
 #: The turn cap of an episode: simulations stop a deal there (D7); a deal almost never needs it.
@@ -110,6 +110,30 @@ class StepDeal:
         self.deal.apply(action, check=False)
         self.turn = None if self.deal.is_over else TurnSteps(self.deal.legal_actions())
         return True
+
+    def status(self) -> str:
+        """Where the deal stands, in a line: whose turn and what to do (with the steps taken), or how it ended."""
+        deal = self.deal
+        if deal.is_over:
+            ended = deal.ended_by.value if deal.ended_by is not None else "over"
+            return f"turn {deal.turn}: the deal is over ({ended})"
+        steps = " ".join(describe(s) for s in self.turn.prefix) if self.turn else ""
+        return f"turn {deal.turn}, seat {deal.to_move} to {deal.phase}" + (f" ({steps})" if steps else "")
+
+    def text(self, seat: int) -> str:
+        """The table as ``seat`` sees it, in plain text as ``biriba view --text --plain`` draws it, under the status."""
+        import io
+
+        from rich.console import Console
+
+        from ..tui.plain import render_view
+        from ..tui.words import Words
+
+        console = Console(file=io.StringIO(), width=100, color_system=None, emoji=False, highlight=False)
+        view = self.deal.view_for(seat)
+        render_view(console, Words(self.rules, True, you=seat), view, view.match_scores)
+        drawn = console.file.getvalue()  # type: ignore[attr-defined]
+        return f"{self.status()}\n{drawn.strip(chr(10))}\n"
 
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` sees, with the steps it has taken if it is the mover.

@@ -33,7 +33,7 @@ from .observation import observation_box
 class BiribaEnv(gymnasium.Env[np.ndarray, np.int64]):
     """Seat ``seat`` learns; ``partner`` and ``opponents`` are bot kinds (``"greedy"``...) or bots."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's own instance attribute
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium's own attribute
 
     def __init__(
         self,
@@ -118,7 +118,11 @@ class BiribaEnv(gymnasium.Env[np.ndarray, np.int64]):
         return observation, reward, self.game.over and not self.game.truncated, self.game.truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        """The table as the agent's seat sees it, as text: returned (``ansi``) or printed (``human``)."""
+        if self.render_mode is None:
             return None
-        deal = self.game.deal
-        return f"turn {deal.turn}, seat {deal.to_move} to {deal.phase}, hand {len(deal.hand(self.seat))} cards"
+        text = self.game.text(self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -167,8 +167,7 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self.play is None:
             return f"dealing: {len(self.deck)} cards"
-        deal = self.play.deal
-        return f"turn {deal.turn}, seat {deal.to_move} to {deal.phase}"
+        return self.play.status()
 
     # ------------------------------------------------------ what a seat knows
     def turn_of(self, player: int) -> TurnSteps | None:
