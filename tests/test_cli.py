@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from biriba import __version__
 from biriba.cards import card_name, parse_card
 from biriba.cli import main
 from biriba.match import Match
@@ -399,3 +402,38 @@ def test_a_misspelt_option_is_named_as_it_was_written(capsys: pytest.CaptureFixt
     code, _, err = run(capsys, *command, "--set", "foo=1")
     assert code == 2
     assert err.startswith("biriba: --set foo=1: no such option"), err
+
+
+@pytest.mark.parametrize(
+    ("command", "bots"),
+    [
+        (["simulate", "--deals", "2", "--bots", "greedy,random", "--rules", "italian"], ["greedy", "random"]),
+        (["tournament", "greedy", "random", "--deals", "2", "--rules", "italian"], ["greedy", "random"]),
+    ],
+)
+def test_a_runs_json_says_what_the_run_was(
+    capsys: pytest.CaptureFixture[str], command: list[str], bots: list[str]
+) -> None:
+    code, out, _ = run(capsys, *command, "--seed", "9", "--set", "target=3000", "--json", "--no-progress")
+    settings = json.loads(out)["settings"]
+    assert code == 0 and (settings["rules"], settings["deals"], settings["seed"], settings["bots"]) == (
+        "italian*",
+        2,
+        "9",
+        bots,
+    )
+    assert settings["options"]["target"] == 3000 and settings["version"] == __version__
+
+
+def test_a_tournament_stopped_by_ctrl_c_says_its_pairs_are_kept_and_how_to_go_on(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    command = [SERVE, "tournament", "greedy", "random", "--deals", "2000", "--state", str(state), "--jobs", "1"]
+    process = subprocess.Popen([*command, "--no-progress"], stderr=subprocess.PIPE, text=True)
+    for _ in range(600):  # until a pair is kept (at most a minute)
+        if state.exists() and state.stat().st_size:
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert f"pairs played are kept in {state}: the same command goes on from them" in err, err

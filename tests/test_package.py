@@ -127,6 +127,12 @@ def test_the_engine_and_the_bots_run_with_no_third_party_package(wheel: Path, tm
     assert rules.stdout.startswith("italian:")
     simulated = run(bin_ / "biriba", "simulate", "--deals", "2", "--bots", "greedy,random", "--json", "--no-progress")
     assert json.loads(simulated.stdout)["deals"] == 2
+    # the terminal game needs the packages biriba installs with it: installed without them, it says so
+    play = subprocess.run(
+        [bin_ / "biriba", "play"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    assert play.returncode == 2 and "Traceback" not in play.stderr, play.stderr
+    assert "biriba play needs the package" in play.stderr and "pip install --force-reinstall biriba" in play.stderr
 
 
 def test_pip_install_biriba_plays_in_the_terminal_from_piped_input(wheel: Path, tmp_path: Path) -> None:
@@ -135,6 +141,14 @@ def test_pip_install_biriba_plays_in_the_terminal_from_piped_input(wheel: Path, 
     refused = subprocess.run([bin_ / "biriba", "serve"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2
     assert "biriba serve needs biriba's web extra" in refused.stderr and "pip install 'biriba[web]'" in refused.stderr
+    # the research interfaces and their bot need the rl extra: each says so
+    envs = subprocess.run([bin_ / "python", "-c", "import biriba.envs"], capture_output=True, text=True, timeout=60)
+    assert "biriba.envs needs biriba's rl extra" in envs.stderr and "pip install 'biriba[rl]'" in envs.stderr
+    plugin = subprocess.run(
+        [bin_ / "biriba", "tournament", "openspiel-ismcts", "greedy", "--deals", "2"], capture_output=True, text=True
+    )
+    assert plugin.returncode == 2
+    assert plugin.stderr == "biriba: bot kind 'openspiel-ismcts' needs biriba's rl extra: pip install 'biriba[rl]'\n"
 
     save = tmp_path / "match.json"
     env = dict(os.environ, BIRIBA_DATA_DIR=str(tmp_path / "data"))

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .bots import TABLE_THINK_MS, known_kinds
+from .bots import TABLE_THINK_MS, known_kinds, missing_extras
 from .deal import Deal
 from .errors import BiribaError
 from .records import load_json, position_from_json, position_to_json
@@ -65,9 +65,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except ModuleNotFoundError as exc:  # a package biriba needs here is not installed: say which, and how
+        hint = _install_hint(exc.name)
+        if hint is None:
+            raise
+        print(f"biriba {args.command} needs the package {exc.name!r}, which is not installed: {hint}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # the reader went away (``biriba rules | head``)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _install_hint(module: str | None) -> str | None:
+    """How to install the distribution of a missing ``module`` that biriba requires (itself or in an extra)."""
+    try:
+        requirements = metadata.requires("biriba") or []
+    except metadata.PackageNotFoundError:
+        return None
+    wanted = (module or "").split(".")[0].replace("_", "-").lower()
+    for requirement in requirements:
+        name, _, marker = requirement.partition(";")
+        distribution = re.split(r"[\s\[<>=!~;(]", name.strip(), maxsplit=1)[0].replace("_", "-").lower()
+        if distribution != wanted:
+            continue
+        extra = re.search(r"extra\s*==\s*['\"]([\w-]+)['\"]", marker)
+        if extra:
+            return f"pip install 'biriba[{extra.group(1)}]'"
+        return "biriba was installed without the packages it needs; pip install --force-reinstall biriba"
+    return None
 
 
 def _require_extra(extra: str, command: str) -> None:
@@ -533,9 +558,25 @@ def _bot_kinds(text: str) -> list[str]:
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     known = known_kinds()
     unknown = [k for k in kinds if k.partition(":")[0] not in known]
+    for kind in unknown:
+        _refuse_missing_extra(kind)
     if not kinds or unknown:
         raise Misuse(f"unknown bot kind {unknown[0] if unknown else text!r}; known: {', '.join(sorted(known))}")
     return kinds
+
+
+def _run_settings(rules: Rules, deals: int, more: dict[str, Any]) -> dict[str, Any]:
+    """What a run was, for its JSON: the rules (the preset and every option), its size, and this program's version
+    (an italian result is told from a classic one, a run again from the same settings)."""
+    return {"rules": rules.name, "options": rules.options(), "deals": deals, **more, "version": __version__}
+
+
+def _refuse_missing_extra(kind: str) -> None:
+    """A bot kind biriba knows whose extra is not installed: say which to install (not "unknown")."""
+    extras = missing_extras(kind)
+    if extras:
+        wanted = ",".join(extras)
+        raise Misuse(f"bot kind {kind!r} needs biriba's {wanted} extra: pip install 'biriba[{wanted}]'")
 
 
 def _rules_arg(name: str, options: Sequence[str] = ()) -> Rules:
@@ -560,7 +601,8 @@ def _simulate(args: argparse.Namespace) -> int:
         )
     data = stats.to_json()
     if args.json:
-        print(json.dumps(data))
+        settings = {"bots": kinds, "seed": str(args.seed), "max_turns": args.max_turns}
+        print(json.dumps({"settings": _run_settings(rules, args.deals, settings), **data}))
         return 0
     print(f"{data['deals']} deals in {data['matches']} matches, {data['seconds']} s")
     print(f"deals/s: {data['deals_per_s']}   decisions/s: {data['decisions_per_s']}")
@@ -643,6 +685,7 @@ def _tournament(args: argparse.Namespace) -> int:
     known = (*known_kinds(), "perfect")
     for kind in (args.bot_a, args.bot_b):
         if kind.partition(":")[0] not in known:
+            _refuse_missing_extra(kind)
             raise Misuse(f"unknown bot kind {kind!r}; known: {', '.join(sorted(known))}")
         try:
             check_agent(kind)
@@ -677,7 +720,15 @@ def _tournament(args: argparse.Namespace) -> int:
         advance(sum(n < args.deals for n in kept))
         try:
             pairs = play_pairs(spec, args.deals, args.jobs, args.ray, pair_done, kept.values())
-        finally:  # stopped (Ctrl-C) or done: every pair played is kept
+        except KeyboardInterrupt:
+            if state is not None:  # kept just below
+                print(
+                    f"\nbiriba: stopped; the {len(kept)} pairs played are kept in {state}:"
+                    " the same command goes on from them",
+                    file=sys.stderr,
+                )
+            raise
+        finally:  # done or stopped: every pair played is kept
             if state is not None:
                 save_pairs(state, spec, kept.values())
     summary = summarize(spec, pairs)
@@ -693,7 +744,8 @@ def _tournament(args: argparse.Namespace) -> int:
         for pair, game, record in kept_records(pairs):
             (folder / f"capped-{pair:04d}-{game}.json").write_text(json.dumps(record) + "\n")
     if args.json:
-        print(json.dumps(summary.to_json()))
+        settings = {"bots": [args.bot_a, args.bot_b], "seed": str(args.seed), "matches": bool(args.matches)}
+        print(json.dumps({"settings": _run_settings(rules, args.deals, settings), **summary.to_json()}))
     else:
         for line in summary.lines():
             print(line)

@@ -56,6 +56,15 @@ def plugin_kinds() -> dict[str, EntryPoint]:
     return {point.name: point for point in entry_points(group=PLUGIN_GROUP) if _extras_installed(point)}
 
 
+def missing_extras(kind: str) -> list[str]:
+    """The extras of biriba (or of the package that declares the kind) a known but uninstalled kind needs."""
+    name = kind.partition(":")[0]
+    for point in entry_points(group=PLUGIN_GROUP):
+        if point.name == name and not _extras_installed(point):
+            return list(point.extras)
+    return []
+
+
 def _extras_installed(point: EntryPoint) -> bool:
     """Is every requirement of the extras ``point`` names installed?  (Read from metadata: nothing imported.)"""
     if not point.extras or point.dist is None:

@@ -9,11 +9,16 @@ with OpenSpiel as ``python_biriba``.  They need the ``rl`` extra
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
 
-from . import biriba_v0
-from .encoding import ACTIONS, TurnSteps, describe
-from .observation import LAYOUT, SIZE, observe
+    from . import biriba_v0
+    from .encoding import ACTIONS, TurnSteps, describe
+    from .observation import LAYOUT, SIZE, observe
+except ModuleNotFoundError as exc:  # the research interfaces' packages come with the rl extra
+    raise ModuleNotFoundError(
+        f"biriba.envs needs biriba's rl extra ({exc.name} is not installed): pip install 'biriba[rl]'", name=exc.name
+    ) from exc
 
 GYMNASIUM_ID = "biriba/Biriba-v0"
 if GYMNASIUM_ID not in gymnasium.registry:
