@@ -9,7 +9,7 @@ PLAY := $(VENV)/.installed-play
 SERVE := $(VENV)/.installed-serve
 ALL := $(VENV)/.installed-all
 
-.PHONY: play serve test test-long lint bench bench-serve soak-serve soak fuzz fast pure venv clean
+.PHONY: play serve test check test-long lint bench bench-serve soak-serve soak fuzz fast pure venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,13 @@ test: $(ALL)
 	$(BIN)/ruff check src tests benchmarks examples fuzz conftest.py
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist loadgroup
+
+# The everyday loop: lint, types and every test but the slow parts (the browser, the cluster, the wheel's venvs,
+# training, the compiled engine's build); `make test` runs them all, as CI does.
+check: $(ALL)
+	$(BIN)/ruff check src tests benchmarks examples fuzz conftest.py
+	$(BIN)/mypy
+	$(BIN)/pytest -n 2 --everyday -q
 
 # Soak runs: ten times the random deals of the property tests, and a long fuzzing of the API (half an hour or more),
 # then 2,000 soak deals and 20 seconds of coverage-guided fuzzing of each parser.

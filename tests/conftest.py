@@ -11,9 +11,30 @@ import pytest
 
 from services import POSTGRES, left_out, require
 
+#: What ``make check`` (``--everyday``) leaves to ``make test``: the browser, the cluster, the built wheel's fresh
+#: venvs, training, the compiled engine's build and Ray: the slow parts, a few minutes of the whole run.
+NOT_EVERYDAY_SERVICES = {"chromium", "nginx", "ray", "index", "compiler"}
+NOT_EVERYDAY_MODULES = {"test_cluster", "test_package", "test_envs_policy", "test_proxy"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--everyday", action="store_true", help="leave out the slow parts (make check; make test: all)")
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs(service): skip the test where the service is missing (services.py)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--everyday"):
+        return
+    kept, left = [], []
+    for item in items:
+        services = {name for marker in item.iter_markers("needs") for name in marker.args}
+        slow = services & NOT_EVERYDAY_SERVICES or item.path.stem in NOT_EVERYDAY_MODULES
+        (left if slow else kept).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=left)
 
 
 @pytest.hookimpl(tryfirst=True)
