@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from rich.text import Text
 
 from biriba.cards import parse_card, parse_cards
 from biriba.melds import parse_meld
-from biriba.rules import CLASSIC
+from biriba.rules import CLASSIC, PRESETS
 from biriba.tui.words import HELP_WIDTH, Words, help_text
 from helpers import play, position
 
@@ -30,7 +32,9 @@ def test_a_pickup_by_melding_plays_on() -> None:
 def test_compact_runs_keep_their_ends_and_wild() -> None:
     words = Words(CLASSIC, plain=True)
     run = parse_meld("3H 4H 5H JK=6H 7H 8H 9H", CLASSIC)
-    assert words.meld(run, compact=True).plain == "3H..9H JK=6H"
+    assert words.meld(run, compact=True).plain == "3H..9H with JK=6H"  # the wild is within the run, not after it
+    ends = parse_meld("JK=3D 4D 5D JK=6D 7D 8D 9D TD JD QD KD 2H=AD", CLASSIC.with_options(["wild_limit=half"]))
+    assert words.meld(ends, compact=True).plain == "JK=3D..2H=AD with JK=6D"
     assert words.meld(run).plain == "3H 4H 5H JK=6H 7H 8H 9H"
     assert words.short_state(run) == "dirty 7" and words.meld_state(run) == "dirty biriba (run of 7)"
 
@@ -103,3 +107,15 @@ def test_D36_the_last_idle_round_is_announced_with_the_turns_left() -> None:
     assert warnings[:3] == ["", "", ""]  # a whole round is left
     assert warnings[3] == "Stock empty, no meld or add for 4 turns: 4 more such turns end the deal (D36)."
     assert warnings[6].endswith("7 turns: 1 more such turn ends the deal (D36).")
+
+
+def test_changed_rules_are_said_so_not_starred() -> None:
+    assert Words(CLASSIC).rules_name() == "classic"
+    assert Words(CLASSIC.with_options(["target=3000"])).rules_name() == "classic (changed)"
+
+
+def test_the_cards_found_past_the_cut_are_written_as_every_card() -> None:
+    rules = next(r for r in PRESETS.values() if r.cut_bonus)
+    view = SimpleNamespace(cut=0, rules=rules, dealer=1, cut_wilds=[parse_card("2D"), parse_card("JK")])
+    assert "found 2♦ JK past the cut" in Words(rules).cut(view)  # type: ignore[arg-type]
+    assert "found 2D JK past the cut" in Words(rules, plain=True).cut(view)  # type: ignore[arg-type]

@@ -49,14 +49,23 @@ class Choice:
     samples: int
 
     def reason(self) -> str:
-        """One line for a hint: the choice's value against the next best."""
+        """One line for a hint, in a card player's words: where the move leaves the team a few turns on (its
+        points against the others'), over how many guesses of the hidden cards, and the next best move's."""
         order = sorted(range(len(self.actions)), key=lambda i: -self.values[i])
         best = order[0]
-        text = f"margin {self.values[best]:+.0f} a few turns on, over {self.samples} sampled deals"
+        text = f"{_standing(self.values[best])} a few turns on, over {self.samples} guesses of the hidden cards"
         if len(order) > 1:
             second = order[1]
-            text += f"; {self.actions[second]} {self.values[second]:+.0f}"
+            text += f"; next best {self.actions[second]}: {_standing(self.values[second])}"
         return text
+
+
+def _standing(margin: float) -> str:
+    """A team's margin over the others, in words: "about 28 points ahead", "about 40 points behind", "level"."""
+    points = round(abs(margin))
+    if points == 0:
+        return "level"
+    return f"about {points} points {'ahead' if margin > 0 else 'behind'}"
 
 
 class SearchBot:

@@ -52,7 +52,9 @@ def run_game(
         if session.match.is_over:
             console.print(f"The match in {resume} is over already.")
             return 0
-        console.print(f"Resumed the match from {resume}: {len(session.match.deals)} deal(s) so far.", soft_wrap=True)
+        played = sum(deal.is_over for deal in session.match.deals)
+        so_far = f"{played} deal{'' if played == 1 else 's'} played" if played else "no deal finished yet"
+        console.print(f"Resumed the match from {resume}: {so_far}.", soft_wrap=True)
     else:
         session = Session.new(rules, bot_kinds, seed, name, save, force, plain, think_ms)
     rules = session.match.rules
@@ -78,7 +80,9 @@ def run_game(
         return 130 if outcome == "interrupted" else 0
     from .plain import LineGame
 
-    console.print(f"Biriba ({rules.name}): you sit South, {table}; play goes to your right. Type 'help' for help.")
+    console.print(
+        f"Biriba, {session.words.rules_name()}: you sit South, {table}; play goes to your right. Type 'help' for help."
+    )
     console.print(f"The match is saved after every move in {session.save_path}", soft_wrap=True)
     return LineGame(session, console, delay=delay, plain=plain).run()
 

@@ -284,7 +284,7 @@ class BiribaApp(App[str]):
         on a second line if even those do not."""
         match = self.session.match
         for short in (False, True):
-            header = Text(f" {match.rules.name}  Deal {len(match.deals)}  ", style="bold")
+            header = Text(f" {words.rules_name()}  Deal {len(match.deals)}  ", style="bold")
             header.append(words.match_line(match.totals, compact=True, short=short))
             if header.cell_len <= self.size.width:
                 break

@@ -193,19 +193,24 @@ class Words:
     def suit(self, suit: int) -> str:
         return SUITS[suit] if self.plain else SUIT_SYMBOLS[suit]
 
+    def rules_name(self) -> str:
+        """The preset's name, "(changed)" after it where options differ (the engine marks that with a *)."""
+        name = self.rules.name
+        return f"{name.removesuffix('*')} (changed)" if name.endswith("*") else name
+
     # ---------------------------------------------------------- melds
     def meld(self, meld: Meld, compact: bool = False) -> Text:
-        """A meld's cards; ``compact`` writes a long run as its ends (``3♥..9♥``) with its wild."""
+        """A meld's cards; ``compact`` writes a long run as its ends and the wilds within (``3♥..9♥ with JK=6♥``)."""
         if not compact or not isinstance(meld, RunMeld) or meld.size <= 4:
             return self.cards(meld.cards(), meld.slots())
         cards, slots = meld.cards(), meld.slots()
         out = self.card(cards[0], slots[0])
         out.append("..")
         out.append_text(self.card(cards[-1], slots[-1]))
-        for code, slot in zip(cards[1:-1], slots[1:-1]):
-            if slot >= 0:
-                out.append(" ")
-                out.append_text(self.card(code, slot))
+        inside = [(code, slot) for code, slot in zip(cards[1:-1], slots[1:-1]) if slot >= 0]
+        for i, (code, slot) in enumerate(inside):  # the wilds between the ends: said to be within the run
+            out.append(" with " if i == 0 else ", ")
+            out.append_text(self.card(code, slot))
         return out
 
     def meld_state(self, meld: Meld) -> str:
@@ -360,7 +365,7 @@ class Words:
         if miss < len(bonus) and bonus[miss]:
             text += f" (+{bonus[miss]})"
         if view.cut_wilds:
-            text += f"; {dealer} found {' '.join(NAMES[c] for c in view.cut_wilds)} past the cut"
+            text += f"; {dealer} found {self.cards(view.cut_wilds).plain} past the cut"  # as every card is written
         return text + "."
 
     def deal_winner(self, result: DealResult) -> str:
