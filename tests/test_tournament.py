@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 from pathlib import Path
@@ -207,3 +208,13 @@ def test_saved_runs_merge_into_one_summary(tmp_path: Path, capsys: pytest.Captur
     assert merge(["greedy", "random", str(tmp_path / "m1"), str(tmp_path / "m2")]) == 0
     out = capsys.readouterr().out
     assert "2 runs merged" in out and "6 duplicate pairs, 12 games" in out and "median decision of greedy" in out
+
+
+def test_an_elo_beyond_every_game_says_it_has_no_finite_estimate() -> None:
+    spec = Spec("greedy", "random", seed="s")
+    summary = summarize(spec, play_pairs(spec, 2))
+    lost = dataclasses.replace(summary, win_share=0.0, win_low=0.0, win_high=0.6, elo=elo(0.0), elo_low=elo(0.0))
+    lost = dataclasses.replace(lost, elo_high=elo(0.6))
+    line = next(text for text in lost.lines() if text.startswith("Elo"))
+    assert line == "Elo difference: below +70 (every game lost: no finite estimate of the difference)"
+    assert "-2400" not in line

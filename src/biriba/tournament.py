@@ -298,7 +298,12 @@ class Summary:
             f"games won by {self.bot_a}: {self.win_share:.1%} (95% Wilson interval {self.win_low:.1%} to"
             f" {self.win_high:.1%}; ties count half)"
         )
-        yield f"Elo difference: {self.elo:+.0f} ({self.elo_low:+.0f} to {self.elo_high:+.0f})"
+        if self.win_share in (0.0, 1.0):  # Elo has no finite estimate: only the interval's other end is a figure
+            side, end = ("below", self.elo_high) if self.win_share == 0 else ("above", self.elo_low)
+            every = "lost" if self.win_share == 0 else "won"
+            yield f"Elo difference: {side} {end:+.0f} (every game {every}: no finite estimate of the difference)"
+        else:
+            yield f"Elo difference: {self.elo:+.0f} ({self.elo_low:+.0f} to {self.elo_high:+.0f})"
         yield "games ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.ended_by.items()))
         if self.capped:
             games = ", ".join(f"pair {pair} game {game}" for pair, game in self.capped)
