@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pexpect
 import pytest
 
 from biriba import __version__
@@ -437,3 +438,10 @@ def test_a_tournament_stopped_by_ctrl_c_says_its_pairs_are_kept_and_how_to_go_on
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert f"pairs played are kept in {state}: the same command goes on from them" in err, err
+
+
+def test_a_progress_bar_says_what_its_time_is() -> None:
+    """On a terminal the bar's time column is labelled: the time left, not the time spent."""
+    child = pexpect.spawn(SERVE, ["simulate", "--deals", "60", "--bots", "greedy"], dimensions=(24, 100), timeout=60)
+    child.expect(r"\d+/60\S* +left ")
+    child.expect(pexpect.EOF)

@@ -669,7 +669,7 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[...,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), "left", TimeRemainingColumn())  # time left
     with Progress(*columns, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total)
         yield lambda steps=1: progress.advance(task, steps)
