@@ -445,3 +445,17 @@ def test_a_progress_bar_says_what_its_time_is() -> None:
     child = pexpect.spawn(SERVE, ["simulate", "--deals", "60", "--bots", "greedy"], dimensions=(24, 100), timeout=60)
     child.expect(r"\d+/60\S* +left ")
     child.expect(pexpect.EOF)
+
+
+def test_rules_says_any_rule_or_decision_by_its_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "R13")
+    assert code == 0 and out.startswith("R13 Adding the natural card a wild stands for: the natural card takes")
+    assert max(map(len, out.splitlines())) <= 78
+    text = (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
+    ids = set(re.findall(r"^(?:- )?(?:\*\*)?([RD]\d+[a-z]?)\b", text, re.MULTILINE))
+    assert {"R1", "R30", "D1", "D38"} <= ids
+    for rule in sorted(ids):
+        code, out, _ = run(capsys, "rules", rule.lower())
+        assert code == 0 and out.startswith(rule + " "), rule
+    code, _, err = run(capsys, "rules", "R99")
+    assert code == 2 and "no rule R99" in err

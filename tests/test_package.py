@@ -81,8 +81,13 @@ def test_the_wheel_holds_the_page_the_migrations_and_the_entry_point(wheel: Path
         "biriba/server/migrations/env.py",
         "biriba/server/migrations/script.py.mako",
         "biriba/server/migrations/versions/0001_tables_deals_actions.py",
+        "biriba/server/static/manifest.webmanifest",
+        "biriba/server/static/icons/icon-512.png",
+        "biriba/rules.md",
     ):
         assert part in names, f"{part} is missing from {wheel.name}"
+    shipped = zipfile.ZipFile(wheel).read("biriba/rules.md").decode()
+    assert shipped == (Path(__file__).parents[1] / "docs" / "rules.md").read_text()  # the rules themselves, whole
     assert not any(name.startswith("tests/") or name.endswith(".so") for name in names)
     metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()
@@ -125,6 +130,7 @@ def test_the_engine_and_the_bots_run_with_no_third_party_package(wheel: Path, tm
     assert played.stdout.strip() == "outside the standard library: []"
     rules = run(bin_ / "biriba", "rules", "italian")
     assert rules.stdout.startswith("italian:")
+    assert run(bin_ / "biriba", "rules", "R13").stdout.startswith("R13 Adding the natural card a wild stands for")
     simulated = run(bin_ / "biriba", "simulate", "--deals", "2", "--bots", "greedy,random", "--json", "--no-progress")
     assert json.loads(simulated.stdout)["deals"] == 2
     # the terminal game needs the packages biriba installs with it: installed without them, it says so

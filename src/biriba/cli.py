@@ -17,6 +17,7 @@ import os
 import re
 import socket
 import sys
+import textwrap
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
@@ -426,8 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=_serve)
 
-    p = sub.add_parser("rules", help="list the rules presets and options, or show one preset")
-    p.add_argument("preset", nargs="?", help="a preset name")
+    p = sub.add_parser("rules", help="list the rules presets and options, show one preset, or say one rule (R13)")
+    p.add_argument("preset", nargs="?", help="a preset name, or a rule's id (R13, D12) to read that rule")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
     p.set_defaults(run=_rules)
     return parser
@@ -753,7 +754,35 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------- rules
+#: A rule's or a decision's id, as docs/rules.md numbers them: R13, R23a, D12.
+RULE_ID = re.compile(r"[RD]\d+[a-z]?", re.IGNORECASE)
+
+
+def rule_text(rule: str) -> str | None:
+    """The words of rule or decision ``rule`` in the rules shipped with the package (docs/rules.md), or None."""
+    from importlib.resources import files
+
+    wanted = rule[0].upper() + rule[1:].lower()
+    lines = files("biriba").joinpath("rules.md").read_text(encoding="utf-8").splitlines()
+    start = re.compile(rf"^(- )?(\*\*)?{re.escape(wanted)}\b")
+    for at, line in enumerate(lines):
+        if start.match(line):
+            told = [line.removeprefix("- ")]
+            for more in lines[at + 1 :]:
+                if not more.startswith("  ") or not more.strip():  # the item's own lines are indented
+                    break
+                told.append(more.strip())
+            return " ".join(told).replace("**", "")
+    return None
+
+
 def _rules(args: argparse.Namespace) -> int:
+    if args.preset is not None and RULE_ID.fullmatch(args.preset):
+        text = rule_text(args.preset)
+        if text is None:
+            raise Misuse(f"no rule {args.preset}: the rules are R1..R30 (some with a letter) and D1..D38")
+        print(textwrap.fill(text, width=78))
+        return 0
     if args.preset is None and not args.set:
         print("Presets (biriba rules PRESET shows one; --rules PRESET --set option=value plays one):")
         width = max(map(len, PRESETS))

@@ -111,7 +111,7 @@ after melding.  A meld of 7+ cards is a biriba.  With one,
 your team may empty a hand to take its reserve packet; with
 the reserve taken, discarding your last card goes out and
 ends the deal.  'biriba play --resume' goes on after a quit.
-Full rules: docs/rules.md"""
+A rule in full: 'biriba rules R13' (refusals name their rule)."""
 
 
 class Words:
