@@ -13,11 +13,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from biriba.actions import Action
+from biriba.cards import parse_cards
 from biriba.replay import replay_record
 from biriba.rules import CLASSIC, PRESETS
-from biriba.tui.app import BiribaApp, Dialog, HandView
+from biriba.tui.app import BiribaApp, Choice, Dialog, HandView
 from biriba.tui.session import YOU, Session
 
 
@@ -76,6 +78,9 @@ async def play_by_keys(app: BiribaApp, action: Action) -> None:
             if len(app.session.view().melds[app.session.view().rules.team_of[YOU]]) > 1:
                 await pilot.press(str(action.meld + 1))
     await pilot.pause()
+    if isinstance(app.screen, Choice):  # where the wild goes: the digit of this action
+        await pilot.press(str(app.screen.actions.index(action) + 1))
+        await pilot.pause()
     if isinstance(app.screen, Dialog) and "last card" in str(app.screen.body):  # the last-card question
         await pilot.press("y")
 
@@ -279,7 +284,7 @@ def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
                 break
         hint = app.message.plain
         assert hint.startswith("Hint: ") and hint.removeprefix("Hint: ").split(" (")[0] in map(str, app.session.legal())
-        assert "sampled deals" in hint or "the only move" in hint
+        assert "guesses of the hidden cards" in hint or "the only move" in hint
 
     run(test, session)
 
@@ -300,5 +305,37 @@ def test_the_deals_opening_stays_in_sight_above_the_story_and_says_where_you_sit
                 break
         await settle(app)
         assert not app.query_one("#opening").display
+
+    run(test, session)
+
+
+def test_keys_reach_every_place_of_a_wild(tmp_path: Path) -> None:
+    """7♣ 8♣ 2♥ and m: the wild may stand low (6♣) or high (9♣); a digit picks either, escape picks none."""
+    from helpers import position
+
+    session = Session.new(CLASSIC, ["greedy"], seed=8)
+    session.match.deals.append(position({0: "7C 8C 2H KD QS"}, phase="play"))
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        app.busy = False
+        app.redraw()
+        cards = tuple(parse_cards("7C 8C 2H"))
+        await pick(app, cards)
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, Choice)
+        offered = sorted(str(action) for action in app.screen.actions)
+        assert offered == ["meld 2H=6C 7C 8C", "meld 7C 8C 2H=9C"]
+        assert "Where does the wild go?" in str(app.screen.query_one(Static).render())
+        await pilot.press("escape")  # none: nothing played, the cards still picked
+        await pilot.pause()
+        assert not isinstance(app.screen, Choice) and len(app.session.deal.history) == 0  # type: ignore[union-attr]
+        await pilot.press("m")
+        await pilot.pause()
+        low = next(i for i, a in enumerate(app.screen.actions) if str(a) == "meld 2H=6C 7C 8C")  # type: ignore[attr-defined]
+        await pilot.press(str(low + 1))
+        await pilot.pause()
+        assert [str(a) for _, a in app.session.deal.history] == ["meld 2H=6C 7C 8C"]  # type: ignore[union-attr]
 
     run(test, session)

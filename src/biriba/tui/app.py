@@ -185,6 +185,37 @@ class Dialog(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+class Choice(ModalScreen[int]):
+    """Where a wild goes, when the picked cards make several legal melds or adds: a digit picks, escape cancels.
+
+    The page offers the same choices (table/input.js); the keys reach every one of them.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
+        Binding("escape,n,q", "pick(0)", "cancel"),
+    ]
+
+    def __init__(self, title: str, actions: list[Action], options: list[Text]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.actions = actions  # the legal actions offered, in the order of their digits
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        lines = Text(self.title_text, style="bold")
+        for number, option in enumerate(self.options, 1):
+            lines.append(f"\n  {number}  ")
+            lines.append_text(option)
+        with VerticalScroll(id="dialog"):
+            yield Static(lines)
+            yield Static(Text(f"1-{len(self.options)}: choose   escape: cancel", style="dim"))
+
+    def action_pick(self, number: int) -> None:
+        if number <= len(self.options):
+            self.dismiss(number)
+
+
 class BiribaApp(App[str]):
     """The table, drawn in place; the bots play at a pace you can follow."""
 
@@ -436,7 +467,7 @@ class BiribaApp(App[str]):
             self.say("Pick the cards to add first (space), then press a, then the meld's number.")
             return
         self.adding = False
-        self.attempt(Action("add", tuple(cards), (-1,) * len(cards), number - 1))
+        self.choose_then_attempt(Action("add", tuple(cards), (-1,) * len(cards), number - 1))
 
     # ----------------------------------------------------------- actions
     def action_move(self, step: int) -> None:
@@ -461,7 +492,29 @@ class BiribaApp(App[str]):
         if not cards:
             self.say("Pick the cards of the meld first: arrows to move, space to pick.")
             return
-        self.attempt(Action("meld", tuple(cards), (-1,) * len(cards)))
+        self.choose_then_attempt(Action("meld", tuple(cards), (-1,) * len(cards)))
+
+    def choose_then_attempt(self, action: Action) -> None:
+        """Play the meld or add of the picked cards; where a wild may stand (or go) in several places, ask where."""
+        options = [
+            legal
+            for legal in self.session.legal()
+            if (legal.kind, legal.meld, sorted(legal.cards)) == (action.kind, action.meld, sorted(action.cards))
+        ]
+        if len(options) < 2:
+            self.attempt(options[0] if options else action)  # the one way, or the engine's refusal
+            return
+        words = self.session.words
+        options = options[:9]  # a digit each (no hand makes more)
+        shown = []
+        for option in options:
+            text = words.cards(option.cards, option.slots)
+            if option.end:
+                text.append(f"  (the wild it replaces goes {option.end})")
+            shown.append(text)
+        title = "Where does the wild go?" if action.kind == "meld" else f"How do they join meld {action.meld + 1}?"
+        choice = Choice(title, options, shown)
+        self.push_screen(choice, lambda number: self.attempt(options[number - 1]) if number else None)
 
     def action_add(self) -> None:
         melds = self.session.view().melds[self.session.view().rules.team_of[YOU]]
