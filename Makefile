@@ -43,8 +43,8 @@ test: $(ALL)
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-# The everyday loop: lint, types and every test but the slow parts (the browser, the cluster, the wheel's venvs,
-# training, the compiled engine's build); `make test` runs them all, as CI does.
+# The everyday loop (175 s here): lint, types and every test but the slow parts (the browser, the cluster, the
+# wheel's venvs, training, the compiled engine's build, tests marked slow); `make test` runs them all, as CI does.
 check: $(ALL)
 	$(BIN)/ruff check src tests benchmarks examples fuzz conftest.py
 	$(BIN)/mypy

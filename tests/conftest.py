@@ -23,6 +23,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs(service): skip the test where the service is missing (services.py)")
+    config.addinivalue_line("markers", "slow: a test of many seconds that make check leaves to make test")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -31,7 +32,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     kept, left = [], []
     for item in items:
         services = {name for marker in item.iter_markers("needs") for name in marker.args}
-        slow = services & NOT_EVERYDAY_SERVICES or item.path.stem in NOT_EVERYDAY_MODULES
+        slow = (
+            services & NOT_EVERYDAY_SERVICES
+            or item.path.stem in NOT_EVERYDAY_MODULES
+            or item.get_closest_marker("slow") is not None
+        )
         (left if slow else kept).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=left)

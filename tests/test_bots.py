@@ -34,7 +34,11 @@ def test_a_hard_bot_at_a_table_with_people_thinks_at_most_a_second() -> None:
         table_bot("clever")
 
 
-@pytest.mark.parametrize("kind", sorted(BOT_KINDS))
+#: The kinds, the hard bot's search marked slow: ``make check`` leaves it to ``make test`` (tests/conftest.py).
+KINDS = [pytest.param(kind, marks=pytest.mark.slow) if kind == "hard" else kind for kind in sorted(BOT_KINDS)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_bots_are_reproducible_under_a_seed(kind: str) -> None:
     def history(seed: str) -> list[tuple[int, str]]:
         deal = Deal.shuffled(8, max_turns=300)
@@ -53,7 +57,7 @@ def hide_and_shuffle(deal: Deal, seat: int, seed: int) -> Deal:
     return determinize(deal.view_for(seat), random.Random(seed))
 
 
-@pytest.mark.parametrize("kind", sorted(BOT_KINDS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_bots_never_cheat_their_choice_depends_only_on_the_view(kind: str) -> None:
     rng = random.Random(2)
     checked = 0

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from biriba.server.config import ServerConfig
@@ -28,6 +29,7 @@ def metric(url: str, name: str) -> float:
     return float(found[1]) if found else 0.0
 
 
+@pytest.mark.slow  # seconds of real time: make check leaves it to make test
 def test_a_watcher_that_never_reads_is_cut_off_and_its_table_plays_on(tmp_path: Any) -> None:
     """Issue 49, row 1: the table never waits on a client; one that falls behind is closed with 4420."""
     config = ServerConfig(bot_workers=1, send_timeout=2.0)
@@ -119,6 +121,7 @@ async def drain(player: Player) -> None:
             return
 
 
+@pytest.mark.slow  # seconds of real time: make check leaves it to make test
 def test_coming_and_going_is_told_in_small_messages_at_most_once_a_second(tmp_path: Any) -> None:
     """Issue 49, row 3: a client that joins and leaves in a loop resends no state to the watchers."""
     config = ServerConfig(bot_workers=1, connections_per_address=100, connections_per_table=100)

@@ -123,6 +123,7 @@ def check_nothing_hidden(message: dict[str, Any], seat: int | None) -> None:
         assert allowed, f"seat {seat} sees {card} at {path}"
 
 
+@pytest.mark.slow  # seconds of real time: make check leaves it to make test
 def test_a_whole_deal_of_four_people_through_the_server_shows_each_only_their_own(tmp_path: Any) -> None:
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         table = create_table(url, [PERSON] * 4, bot_delay=0, rules="classic")
@@ -538,6 +539,7 @@ def test_a_turn_clock_finishes_a_slow_turn(tmp_path: Any) -> None:
         assert stored["status"] == "playing"
 
 
+@pytest.mark.slow  # seconds of real time: make check leaves it to make test
 def test_an_absent_players_stand_in_waits_once_then_plays_each_turn_at_the_bots_pace(tmp_path: Any) -> None:
     """absent_after is the wait before the stand-in's first turn, not before each of them."""
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
