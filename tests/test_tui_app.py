@@ -339,3 +339,23 @@ def test_keys_reach_every_place_of_a_wild(tmp_path: Path) -> None:
         assert [str(a) for _, a in app.session.deal.history] == ["meld 2H=6C 7C 8C"]  # type: ignore[union-attr]
 
     run(test, session)
+
+
+def test_a_help_taller_than_the_screen_says_more_follows_until_its_end() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=3)
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        await settle(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, Dialog)
+        scroll = app.screen.query_one("#dialog")
+        assert scroll.max_scroll_y > 0  # at 80x24 the help is taller than its dialog
+        assert scroll.border_subtitle == "more below: ↓ or page down"
+        await pilot.press("end")
+        await pilot.pause()
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y and scroll.border_subtitle == ""
+
+    run(test, session)

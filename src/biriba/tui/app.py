@@ -181,6 +181,16 @@ class Dialog(ModalScreen[bool]):
             hint = self.hint or ("y: yes   n: no" if self.question else "enter or escape: close")
             yield Static(Text(hint, style="dim"))
 
+    def on_mount(self) -> None:
+        scroll = self.query_one("#dialog", VerticalScroll)
+        self.watch(scroll, "scroll_y", lambda _: self.say_more(scroll), init=False)
+        self.call_after_refresh(self.say_more, scroll)
+
+    def say_more(self, scroll: VerticalScroll) -> None:
+        """A page taller than the dialog says so on its bottom border, until the reader has scrolled to its end."""
+        more = scroll.max_scroll_y > 0 and scroll.scroll_y < scroll.max_scroll_y
+        scroll.border_subtitle = "more below: ↓ or page down" if more else ""
+
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
 

@@ -11,6 +11,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 
+from rich.markup import escape
 from rich.text import Text
 
 from ..bots import BOT_HELP, plugin_kinds
@@ -76,7 +77,7 @@ def bot_lines(width: int = HELP_WIDTH) -> str:
 
 def help_text(keys: bool) -> str:
     """The help (rich markup): the full-screen keys when ``keys``, else the line mode's commands."""
-    bots = bot_lines()
+    bots = escape(bot_lines())  # a plugin's entry point reads "module:factory [rl]": words, not a style
     if keys:
         how = """
 [b]Keys[/b]
