@@ -77,36 +77,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _install_hint(module: str | None) -> str | None:
-    """How to install the distribution of a missing ``module`` that biriba requires (itself or in an extra)."""
+def _requirements() -> list[tuple[str, str | None]]:
+    """biriba's requirements as (distribution, the extra that brings it, or None), from its installed metadata."""
     try:
         requirements = metadata.requires("biriba") or []
-    except metadata.PackageNotFoundError:
-        return None
-    wanted = (module or "").split(".")[0].replace("_", "-").lower()
+    except metadata.PackageNotFoundError:  # run from the source without being installed
+        return []
+    out = []
     for requirement in requirements:
         name, _, marker = requirement.partition(";")
-        distribution = re.split(r"[\s\[<>=!~;(]", name.strip(), maxsplit=1)[0].replace("_", "-").lower()
-        if distribution != wanted:
-            continue
+        distribution = re.split(r"[\s\[<>=!~;(]", name.strip(), maxsplit=1)[0]
         extra = re.search(r"extra\s*==\s*['\"]([\w-]+)['\"]", marker)
-        if extra:
-            return f"pip install 'biriba[{extra.group(1)}]'"
-        return "biriba was installed without the packages it needs; pip install --force-reinstall biriba"
+        out.append((distribution, extra.group(1) if extra else None))
+    return out
+
+
+def _install_hint(module: str | None) -> str | None:
+    """How to install the distribution of a missing ``module`` that biriba requires (itself or in an extra)."""
+    wanted = (module or "").split(".")[0].replace("_", "-").lower()
+    for distribution, extra in _requirements():
+        if distribution.replace("_", "-").lower() == wanted:
+            if extra:
+                return f"pip install 'biriba[{extra}]'"
+            return "biriba was installed without the packages it needs; pip install --force-reinstall biriba"
     return None
 
 
 def _require_extra(extra: str, command: str) -> None:
     """Refuse a command whose extra of the package is not installed, saying how to install it."""
-    try:
-        requirements = metadata.requires("biriba") or []
-    except metadata.PackageNotFoundError:  # run from the source without being installed
-        return
     missing = []
-    for requirement in requirements:
-        name, _, marker = requirement.partition(";")
-        if re.search(rf"extra\s*==\s*['\"]{extra}['\"]", marker):
-            distribution = re.split(r"[\s\[<>=!~;]", name.strip(), maxsplit=1)[0]
+    for distribution, brought_by in _requirements():
+        if brought_by == extra:
             try:
                 metadata.version(distribution)
             except metadata.PackageNotFoundError:
