@@ -1,13 +1,13 @@
 // The table's dialogs: the whole discard pile (and taking it from there),
 // the help with the keys, and the own seat's menu (the bot plays for me, leave).
 
-import { getPref, setPref } from "../api.js";
 import { cardFace, cardName, isWildKind } from "../cards.js";
 import { clear, h, put } from "../dom.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { sendAction } from "./connection.js";
 import { has, seatInfo, tableInfo, viewData, wilds } from "./model.js";
+import { setSound, soundOn } from "./sound.js";
 
 export function openPile(ctx) {
   const { S } = ctx;
@@ -77,9 +77,9 @@ export function openHelp(ctx) {
       h("input", {
         type: "checkbox",
         id: "sound",
-        checked: getPref("sound", "off") === "on",
+        checked: soundOn(),
         onchange: (e) => {
-          setPref("sound", e.target.checked ? "on" : "off");
+          setSound(e.target.checked);
           ctx.render(); // the bell among the tools says the same
         },
       }),

@@ -4,7 +4,7 @@
 // (Web Audio), no files; each one played is also told as a `biriba-sound`
 // event on the document, so that a test can hear it.
 
-import { getPref } from "../api.js";
+import { getPref, setPref } from "../api.js";
 import { actionParts } from "../words.js";
 import * as M from "./model.js";
 
@@ -19,8 +19,15 @@ const SOUNDS = {
 
 let audio = null;
 
+/** Whether the switch is on (it is off until the reader turns it on). */
 export function soundOn() {
   return getPref("sound", "off") === "on";
+}
+
+/** Turn the switch on or off (from the bell or the help's check box). */
+export function setSound(on) {
+  setPref("sound", on ? "on" : "off");
+  if (on) wake(); // within the tap: the browser lets the page's audio start
 }
 
 /**

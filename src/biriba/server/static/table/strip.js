@@ -3,7 +3,6 @@
 // thing that happened, the players with their badges, and the stock, the
 // pile and the deal's facts.
 
-import { getPref, setPref } from "../api.js";
 import { cardBack, cardName, miniCard, SUIT_SYMBOLS } from "../cards.js";
 import { clear, h, svg } from "../dom.js";
 import { icon } from "../icons.js";
@@ -14,7 +13,7 @@ import { bubbleFor } from "./chat.js";
 import { sendAction } from "./connection.js";
 import { openPile, openSeatMenu } from "./dialogs.js";
 import { openSide, sideIsSheet } from "./side.js";
-import { soundOn, wake as wakeSound } from "./sound.js";
+import { setSound, soundOn } from "./sound.js";
 import * as M from "./model.js";
 
 function clockIcon() {
@@ -238,8 +237,7 @@ export function makeTools(ctx) {
   const tool = (id, name, label, onclick, more = {}) =>
     h("button", { type: "button", id, class: "tool small", onclick, ...more }, h("span", { class: "tool-icon" }, icon(name)), h("span", { class: "tool-label" }, label));
   el.soundButton = tool("sound-toggle", "bell", t("tools.sound"), () => {
-    setPref("sound", getPref("sound", "off") === "on" ? "off" : "on");
-    if (soundOn()) wakeSound(); // within the tap: the browser lets the page's audio start
+    setSound(!soundOn());
     renderTools(ctx);
   });
   el.chatButton = tool("chat-button", "chat", t("tools.chat"), () => {
@@ -260,7 +258,7 @@ export function makeTools(ctx) {
 
 export function renderTools(ctx) {
   const { S, el } = ctx;
-  const on = getPref("sound", "off") === "on";
+  const on = soundOn();
   el.soundButton.setAttribute("aria-pressed", on ? "true" : "false");
   el.soundButton.title = on ? t("tools.sound_on") : t("tools.sound_off");
   const shown = el.soundButton.querySelector(".tool-icon");
