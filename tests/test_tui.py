@@ -322,7 +322,7 @@ def test_piped_line_mode_prints_the_table_once_a_turn_unwrapped_and_takes_the_sh
     log = child.logfile_read.getvalue()
     assert "Not allowed" not in log
     lines = log.splitlines()
-    long = "Biriba, classic (changed): you sit South, with your partner North; play goes to your right."
+    long = "Biriba, classic: you sit South, with your partner North; play goes to your right."
     long += " Type 'help' for help."
     assert long in lines  # longer than the 80 columns, and whole
     assert [line for line in lines if line != line.rstrip() and not line.endswith("> ")] == []

@@ -21,6 +21,7 @@ from biriba.replay import replay_record
 from biriba.rules import CLASSIC, PRESETS
 from biriba.tui.app import BiribaApp, Choice, Dialog, HandView
 from biriba.tui.session import YOU, Session
+from helpers import mid_deal
 
 
 @pytest.fixture(autouse=True)
@@ -289,24 +290,36 @@ def test_hard_bots_and_the_hint_think_in_a_thread() -> None:
     run(test, session)
 
 
-def test_the_deals_opening_stays_in_sight_above_the_story_and_says_where_you_sit() -> None:
+def test_the_deals_opening_stays_in_sight_the_whole_deal_and_says_where_you_sit() -> None:
     session = Session.new(CLASSIC, ["greedy"], seed=3)
+
+    def opening(app: BiribaApp) -> str:
+        title = app.query_one("#storybox").border_title
+        return str(title) if title else ""
 
     async def test(app: BiribaApp) -> None:
         await settle(app)
-        opening = app.query_one("#opening")
-        assert opening.display and "Deal 1: you sit South; East deals;" in str(opening.render())
+        assert "Deal 1: you sit South; East deals;" in opening(app)  # on the story's top line: no row of its own
+        assert not app.query_one("#opening").display
         assert "Deal 1:" not in str(app.query_one("#story-text").render())  # told once, where it cannot scroll
         await app.pilot.press("d")  # type: ignore[attr-defined]
         await settle(app)
-        for action in app.session.legal():  # end the turn: the next one has no opening
+        for action in app.session.legal():  # end the turn: the opening stays for the whole deal
             if action.kind == "discard":
                 app.play_now(action)
                 break
         await settle(app)
-        assert not app.query_one("#opening").display
+        assert "Deal 1: you sit South; East deals;" in opening(app)
+
+    async def with_the_cut(app: BiribaApp) -> None:
+        await settle(app)
+        assert opening(app) == "" and app.query_one("#opening").display  # too long for the line: a row of its own
+        assert "you sit South; East deals; North (partner) plays first. The cut was exact (+100)." in str(
+            app.query_one("#opening").render()
+        )
 
     run(test, session)
+    run(with_the_cut, Session.new(PRESETS["atout"], ["greedy"], seed=3))
 
 
 def test_keys_reach_every_place_of_a_wild(tmp_path: Path) -> None:
@@ -357,5 +370,76 @@ def test_a_help_taller_than_the_screen_says_more_follows_until_its_end() -> None
         await pilot.pause()
         await pilot.pause()
         assert scroll.scroll_y == scroll.max_scroll_y and scroll.border_subtitle == ""
+
+    run(test, session)
+
+
+def test_at_80x24_six_players_every_turn_since_yours_is_in_sight() -> None:
+    """Issue 51: the story was 3 of 15 actions at six seats; a line a turn when a line an action does not fit."""
+    session = mid_deal(PRESETS["classic"].replace(seats=6, partnerships=False), seed=6)
+    since = [line for line in session.since_your_turn() if line.seat >= 0]
+    assert len(since) > 10  # more actions than the story has rows
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        story = app.query_one("#story")
+        assert story.max_scroll_y == 0, "the story is scrolled: a turn is out of sight"
+        told = str(app.query_one("#story-text").render()).splitlines()
+        turns = [line for line in told if ": " in line]
+        names = [app.session.words.seat_name(seat) for seat in range(1, 6)]
+        assert [turn.split(": ")[0] for turn in turns] == names  # each other player's turn, a line each, in order
+        assert "; discards " in told[-1] or "; discards " in " ".join(told[-2:])
+
+    run(test, session)
+
+
+def test_a_refusal_of_two_lines_keeps_the_hand_and_the_keys_in_sight() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=3)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        await app.pilot.press("d")  # type: ignore[attr-defined]
+        await settle(app)
+        await pick(app, parse_cards("7S 8S QS JK"))
+        await app.pilot.press("m")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        status = app.query_one("#status")
+        assert "R8" in app.message.plain and status.size.height == 2
+        footer = app.query_one("Footer")
+        assert footer.region.bottom == 20 and footer.region.height == 1  # the keys on the last row
+        hand = app.query_one(HandView).region
+        assert hand.height >= 1 and hand.bottom <= status.region.y  # the hand above the refusal, whole
+        assert app.query_one("#story").size.height >= 1
+
+    run(test, session, size=(72, 20))  # the least window, where the rows are fewest
+
+
+def test_a_window_too_small_says_so_and_plays_nothing_until_it_is_larger() -> None:
+    session = Session.new(CLASSIC, ["greedy"], seed=3)
+
+    async def test(app: BiribaApp) -> None:
+        await settle(app)
+        assert app.query_one(HandView).display and not app.query_one("#too-small").display
+        await app.pilot.resize_terminal(40, 12)  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        said = str(app.query_one("#too-small").render())
+        assert "This window is 40x12" in said and "needs 72x20" in said and "q quits" in said
+        assert app.query_one("#too-small").region.height == 12  # the whole window says it
+        history = len(app.session.deal.history)  # type: ignore[union-attr]
+        await app.pilot.press("d")  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert len(app.session.deal.history) == history  # type: ignore[union-attr]  # nothing played unseen
+        await app.pilot.resize_terminal(80, 24)  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert not app.query_one("#too-small").display and app.query_one(HandView).region.height >= 1
+        await app.pilot.press("d")  # type: ignore[attr-defined]
+        await settle(app)
+        assert len(app.session.deal.history) > history  # type: ignore[union-attr]
+        await app.pilot.resize_terminal(71, 24)  # type: ignore[attr-defined]
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert "This window is 71x24" in str(app.query_one("#too-small").render())
+        await app.pilot.press("q")  # type: ignore[attr-defined]  # quitting still works
+        await app.pilot.pause()  # type: ignore[attr-defined]
+        assert isinstance(app.screen, Dialog)
 
     run(test, session)

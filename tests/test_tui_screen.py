@@ -106,3 +106,18 @@ def test_the_stop_message_names_the_command_that_continues_the_match_where_the_p
         "make": f'make play ARGS="{resume}"',
     }
     assert f"'{command[where]}' continues it" in said, said
+
+
+def test_a_window_below_72x20_says_it_is_too_small_and_q_still_quits(env: dict[str, str]) -> None:
+    terminal = Terminal("--seed", "3", "--delay", "0", cols=40, rows=12, env=env)
+    screen = terminal.wait_for("The table needs 72x20")
+    assert "This window is 40x12" in screen and "Your hand" not in screen
+    terminal.resize(80, 24)
+    screen = terminal.wait_for("Your hand")
+    assert "The table needs" not in screen and "q quit" in screen.splitlines()[-1]
+    terminal.resize(40, 12)
+    terminal.wait_for("This window is 40x12")
+    terminal.send("q")
+    terminal.wait_for("Quit now?")
+    terminal.send("y")
+    assert "saved in" in terminal.output_after_exit()

@@ -112,6 +112,11 @@ def test_D36_the_last_idle_round_is_announced_with_the_turns_left() -> None:
 def test_changed_rules_are_said_so_not_starred() -> None:
     assert Words(CLASSIC).rules_name() == "classic"
     assert Words(CLASSIC.with_options(["target=3000"])).rules_name() == "classic (changed)"
+    # the idle-round guard every table with people plays under (D36) is nobody's change
+    assert Words(CLASSIC.at_table()).rules_name() == "classic"
+    assert Words(PRESETS["atout"].at_table()).rules_name() == "atout"
+    assert Words(CLASSIC.with_options(["target=3000"]).at_table()).rules_name() == "classic (changed)"
+    assert Words(CLASSIC.with_options(["idle_rounds=3"]).at_table(["idle_rounds"])).rules_name() == "classic (changed)"
 
 
 def test_the_cards_found_past_the_cut_are_written_as_every_card() -> None:

@@ -11,6 +11,7 @@ play them with one key.  Typing the notation still works (``:`` or tab).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -30,7 +31,7 @@ from ..terms import Phase
 from ..views import PlayerView
 from .board import MeldsBoard
 from .saves import play_command
-from .session import YOU, Session
+from .session import YOU, Line, Session
 from .sheets import deal_result, score_sheet
 from .words import ENDED_WORDS, Words, help_text
 
@@ -39,17 +40,25 @@ Screen { layout: vertical; }
 #header { dock: top; height: auto; max-height: 2; background: $primary-background; color: $text; }
 #melds { height: auto; min-height: 3; max-height: 70%; padding: 0 1; }
 #info { height: auto; max-height: 3; }
-#storybox { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; }
+#storybox { height: 1fr; min-height: 3; border-top: solid $primary-background-lighten-2; border-title-align: left;
+            border-title-color: $text; }
 #opening { height: auto; }
-#opening.none { display: none; }
 #story { height: 1fr; }
+#bottom { dock: bottom; height: auto; }
 #hand { height: auto; min-height: 2; max-height: 6; border-top: solid $primary-background-lighten-2; }
 #status { height: auto; max-height: 3; }
 #command { height: 1; border: none; padding: 0; }
+#bottom Footer { dock: none; }
+#too-small { display: none; width: 100%; height: 100%; content-align: center middle; text-align: center; }
+Screen.too-small > * { display: none; }
+Screen.too-small > #too-small { display: block; }
 ModalScreen { align: center middle; }
 #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%; border: thick $primary; padding: 0 1;
           background: $surface; }
 """
+
+#: The least terminal the table fits in: below it, the screen says so instead of losing the hand.
+MIN_WIDTH, MIN_HEIGHT = 72, 20
 
 
 class HandView(Widget, can_focus=True):
@@ -147,6 +156,21 @@ class HandView(Widget, can_focus=True):
     def clear(self) -> None:
         self.picked.clear()
         self.refresh()
+
+
+def by_turn(words: Words, lines: Sequence[Line]) -> list[Text]:
+    """The story a turn a line: a player's draw, melds and discard joined after their name once,
+    so that at 80x24 every player's turn since yours is in sight."""
+    turns: list[Text] = []
+    seat = None
+    for line in lines:
+        name = f"{words.seat_name(line.seat)}: "
+        if line.seat == seat and line.text.plain.startswith(name):
+            turns[-1].append("; ").append_text(line.text[len(name) :])
+        else:
+            turns.append(line.text.copy())
+        seat = line.seat
+    return turns
 
 
 def path_lines(path: str, width: int) -> list[str]:
@@ -273,10 +297,14 @@ class BiribaApp(App[str]):
             yield Static(id="opening")
             with VerticalScroll(id="story"):
                 yield Static(id="story-text")
-        yield HandView(self, id="hand")
-        yield Static(id="status")
-        yield Input(placeholder=": type an action, e.g. meld 3H 4H 5H (enter plays it, esc goes back)", id="command")
-        yield Footer(compact=True)
+        with Vertical(id="bottom"):  # docked: the hand, the status and the keys are never pushed off
+            yield HandView(self, id="hand")
+            yield Static(id="status")
+            yield Input(
+                placeholder=": type an action, e.g. meld 3H 4H 5H (enter plays it, esc goes back)", id="command"
+            )
+            yield Footer(compact=True)
+        yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
@@ -295,20 +323,30 @@ class BiribaApp(App[str]):
         self.query_one("#header", Static).update(self.header_text(words))
         self.query_one(MeldsBoard).refresh(layout=True)  # a new meld may need a new line
         self.query_one("#info", Static).update(self.info_text(view, words))
-        lines = session.since_your_turn()
-        opening = [line.text for line in lines if line.seat < 0]  # the deal's start stays in sight
-        self.query_one("#opening", Static).update(Text("\n").join(opening))
-        self.query_one("#opening", Static).set_class(not opening, "none")
-        story = Text("\n").join([line.text for line in lines if line.seat >= 0])
+        opening = self.opening()  # in sight the whole deal: on the story's top line where it fits
+        on_line = opening.cell_len <= self.size.width - 4
+        self.query_one("#storybox").border_title = Text(" ").append_text(opening).append(" ") if on_line else None
+        self.query_one("#opening", Static).update(opening)
+        self.query_one("#opening", Static).display = not on_line
+        told = [line for line in session.since_your_turn() if line.seat >= 0]
+        story = Text("\n").join([line.text for line in told])
+        box = self.query_one("#story", VerticalScroll).size
+        if len(story.wrap(self.console, max(box.width, 20))) > box.height:  # a line a turn, to keep them in sight
+            story = Text("\n").join(by_turn(words, told))
         self.query_one("#story-text", Static).update(story)
-        self.query_one("#story", VerticalScroll).scroll_end(animate=False)
+        self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
         self.hand.refresh()
         self.query_one("#status", Static).update(self.status_text())
 
     def on_resize(self, event: events.Resize) -> None:
-        """After a resize the story shows its newest lines."""
-        if self.query("#story"):
-            self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
+        """Below the least size the table needs, say so; else the story is told anew for its new room."""
+        self.screen.set_class(event.size.width < MIN_WIDTH or event.size.height < MIN_HEIGHT, "too-small")
+        self.query_one("#too-small", Static).update(
+            f"This window is {event.size.width}x{event.size.height}.\nThe table needs {MIN_WIDTH}x{MIN_HEIGHT}"
+            " at least:\nmake the window larger\nor the font smaller.\n\nq quits (the match is saved)."
+        )
+        if self.session.deal is not None:
+            self.call_after_refresh(self.redraw)
 
     def meld_rows(self) -> int:
         """The rows the melds may take, so that the rest of the table keeps the least it needs in sight."""
@@ -317,8 +355,16 @@ class BiribaApp(App[str]):
         header = len(self.header_text(words).wrap(self.console, width))
         info = min(3, len(self.info_text(self.session.view(), words).wrap(self.console, width)))
         hand = min(6, self.hand.rows(width))
-        # the story's least (3) and its line, the hand's line, the status, the command line, the keys
-        return max(4, self.size.height - header - info - 4 - (1 + hand) - 3)
+        opening = self.opening()
+        opening_rows = 0 if opening.cell_len <= width - 4 else len(opening.wrap(self.console, width))
+        story = 1 + opening_rows + self.session.match.rules.seats - 1  # its line, a row for each other player's turn
+        status = min(3, len(self.status_text().wrap(self.console, width)))
+        # the hand's line, the status, the command line, the keys
+        return max(4, self.size.height - header - info - story - (1 + hand) - status - 2)
+
+    def opening(self) -> Text:
+        """The deal's opening: where you sit, who dealt, who played first, the cut."""
+        return Text(" ").join(line.text for line in self.session.deal_lines() if line.seat < 0)
 
     def header_text(self, words: Words) -> Text:
         """The rules, the deal and the match score: with the seats' short names if the full ones do not fit,
@@ -328,8 +374,9 @@ class BiribaApp(App[str]):
             header = Text(f" {words.rules_name()}  Deal {len(match.deals)}  ", style="bold")
             header.append(words.match_line(match.totals, compact=True, short=short))
             if header.cell_len <= self.size.width:
-                break
-        return header
+                return header
+        scores, _, goal = header.plain.rpartition(" (")  # the goal whole on the second line
+        return Text(f"{scores}\n ({goal}", style="bold")
 
     def info_text(self, view: PlayerView, words: Words) -> Text:
         text = Text(f"Stock {view.stock_count}  ")
@@ -666,9 +713,11 @@ class BiribaApp(App[str]):
         self.push_screen(Dialog(body))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys act on the table only while the command line is not being typed in."""
+        """Keys act on the table only while it is in sight and the command line is not being typed in."""
+        if action in ("interrupt", "quit_game"):
+            return True
         typing = bool(self.query("#command")) and self.query_one("#command", Input).has_focus
-        return not typing or action == "interrupt"
+        return not typing and not self.screen.has_class("too-small")  # nothing is played unseen
 
 
 __all__ = ["BiribaApp"]

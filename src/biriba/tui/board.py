@@ -109,7 +109,13 @@ class MeldsBoard(Static):
         melds = view.melds[team]
         if short == 3:
             return lines, [], False
-        if short == 2 and melds:
+        if not melds:  # on the title's line where it fits: a row saved for the story
+            if lines[-1].cell_len + len(" · no melds") <= width:
+                lines[-1].append(" · no melds", style="dim")
+            else:
+                lines.append(Text("no melds", style="dim"))
+            return lines, [], False
+        if short == 2:
             lines[-1].append(" · " + ", ".join(words.short_state(meld) for meld in melds), style="dim")
             return [row for line in lines for row in line.wrap(self.app.console, width)], [], False
         count = max(1, -(-len(melds) // max(2, budget - len(lines)))) if budget else 1
@@ -125,8 +131,6 @@ class MeldsBoard(Static):
         cut = any(entry.cell_len > room for entry in entries)
         for entry in entries:
             entry.truncate(room, overflow="ellipsis")
-        if not entries:
-            lines.append(Text("no melds", style="dim"))
         cells = _columns(len(entries), count, room + 1) if budget else _flow(entries, width)
         top = len(lines)
         places = []

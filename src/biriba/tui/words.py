@@ -7,6 +7,7 @@ here is built from a seat's view and the events that seat may see.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from rich.text import Text
 from ..bots import BOT_HELP, plugin_kinds
 from ..cards import JOKER, NAMES, SUIT_SYMBOLS, SUITS, rank_of, suit_of
 from ..melds import Meld, RunMeld, meld_state
-from ..rules import Rules, TargetRule
+from ..rules import PRESETS, Rules, TargetRule
 from ..scoring import DealResult, team_tables
 from ..terms import Ending, Outcome, Pickup
 from ..views import PlayerView
@@ -195,8 +196,14 @@ class Words:
         return SUITS[suit] if self.plain else SUIT_SYMBOLS[suit]
 
     def rules_name(self) -> str:
-        """The preset's name, "(changed)" after it where options differ (the engine marks that with a *)."""
+        """The preset's name, "(changed)" after it where options differ (the engine marks that with a *);
+        not for the idle-round guard every table with people plays under (D36), which nobody chose."""
         name = self.rules.name
+        base = PRESETS.get(name.removesuffix("*"))
+        if base is not None and dataclasses.replace(self.rules, name=base.name) == base.at_table().replace(
+            name=base.name
+        ):
+            return base.name
         return f"{name.removesuffix('*')} (changed)" if name.endswith("*") else name
 
     # ---------------------------------------------------------- melds
@@ -310,7 +317,7 @@ class Words:
                 line.append("draw ")
                 line.append_text(self.card(outcome.drawn))
             else:
-                line.append("draws from the stock")
+                line.append("draws")
         elif action.kind == "take":
             count = len(outcome.taken)
             line.append(f"{verb('take')} the discard pile ({count} card{'s' if count != 1 else ''}): ")
