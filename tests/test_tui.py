@@ -112,6 +112,13 @@ def test_illegal_actions_explain_the_rule_and_change_nothing() -> None:
     child.expect("greedy")  # the bot kinds, a line each
     child.sendline("pile")
     child.expect(r"Pile \d+: bottom")
+    child.sendline("rule r15")  # the rule a refusal named, in full, from the rule book shipped with the package
+    child.expect(r"R15 A turn is: one draw action, then any number of meld/add actions")
+    child.sendline("rule R99")
+    child.expect(r"no rule R99: the rules are R1\.\.R30 \(some with a letter\) and D1\.\.D\d+")
+    child.sendline("rules")
+    child.expect(r"The rules at this table: classic\r?\n +the primary profile")
+    child.expect(r"idle_rounds 2: .*D36")
     child.sendline("d")  # the shortcut
     child.expect(r"You: draw \w\w")
     child.expect(r"Your move \(meld, add, discard\) > |Your move \(discard\) > ")

@@ -8,18 +8,22 @@ size; the questions before a quit or a last-card discard are asked.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.widgets import Static
 
+from biriba import rulebook
 from biriba.actions import Action
 from biriba.cards import parse_cards
 from biriba.replay import replay_record
 from biriba.rules import CLASSIC, PRESETS
-from biriba.tui.app import BiribaApp, Choice, Dialog, HandView
+from biriba.tui.app import BiribaApp, HandView
+from biriba.tui.dialogs import Choice, Dialog, RuleBook
 from biriba.tui.session import YOU, Session
 from helpers import mid_deal
 
@@ -118,6 +122,13 @@ def test_a_whole_deal_played_by_picking_cards(tmp_path: Path) -> None:
     assert replay.deals[0].is_over
     assert record["deals"][0]["result"]["team_scores"] == list(replay.deals[0].result().team_scores)
     assert [0, "draw"] in record["deals"][0]["actions"] or [0, "take"] in record["deals"][0]["actions"]
+
+
+def shown(static: Static) -> str:
+    """What a Static shows, as plain text, its lines unwrapped."""
+    console = Console(width=500, file=io.StringIO(), color_system=None)
+    console.print(static.content, soft_wrap=True)
+    return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())  # type: ignore[attr-defined]
 
 
 def screen_text(app: BiribaApp) -> str:
@@ -441,5 +452,54 @@ def test_a_window_too_small_says_so_and_plays_nothing_until_it_is_larger() -> No
         await app.pilot.press("q")  # type: ignore[attr-defined]  # quitting still works
         await app.pilot.pause()  # type: ignore[attr-defined]
         assert isinstance(app.screen, Dialog)
+
+    run(test, session)
+
+
+def test_r_opens_the_tables_rules_and_the_rule_book_with_a_refusals_rule_first() -> None:
+    """Issue 51, row 8: the rules in the program, from the rule book the package ships (docs/rules.md)."""
+    session = Session.new(CLASSIC.at_table(), ["greedy"], seed=3)
+
+    async def test(app: BiribaApp) -> None:
+        pilot = app.pilot  # type: ignore[attr-defined]
+        await settle(app)
+        await pilot.press("r")
+        await pilot.pause()
+        book = app.screen
+        assert isinstance(book, RuleBook)
+        said = shown(book.query_one(Static))
+        assert "The rules at this table: classic" in said and "idle_rounds 2" in said and "D36" in said
+        assert "The rule just cited" not in said
+        titles = [title for title, _ in rulebook.sections()]
+        assert all(f"{n}  {title}" in said for n, title in enumerate(titles, 1))
+        await pilot.press("2")  # a part of the book, whole
+        await pilot.pause()
+        assert isinstance(app.screen, Dialog)
+        part = shown(app.screen.query_one(Static))
+        assert "Classic profile" in part and "R1 Four seats" in part
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("d")
+        await settle(app)
+        await pick(app, parse_cards("7S 8S QS JK"))
+        await pilot.press("m")  # refused by R8: r tells it first
+        await pilot.pause()
+        assert app.message.plain.startswith("Not allowed: R8") and app.message.plain.endswith("(r: the rule)")
+        await pilot.press("r")
+        await pilot.pause()
+        said = shown(app.screen.query_one(Static))
+        assert f"The rule just cited\n{rulebook.rule('R8')}" in said
+        await pilot.press("r")  # r closes it again
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("colon")
+        for key in "rule d36":
+            await pilot.press("space" if key == " " else key)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Dialog)
+        assert shown(app.screen.query_one(Static)).strip() == rulebook.rule("D36")
 
     run(test, session)

@@ -10,8 +10,9 @@ from biriba.deal import Deal
 from biriba.match import Match
 from biriba.rules import CLASSIC, PRESETS, Rules
 from biriba.terms import Reserve
-from biriba.tui.app import BiribaApp, Dialog
+from biriba.tui.app import BiribaApp
 from biriba.tui.board import MeldsBoard
+from biriba.tui.dialogs import Dialog
 from biriba.tui.session import Session
 from helpers import mid_deal, position
 from test_tui_app import pick, run

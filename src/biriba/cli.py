@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, rulebook
 from .bots import TABLE_THINK_MS, known_kinds, missing_extras
 from .deal import Deal
 from .errors import BiribaError
@@ -755,33 +755,11 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------- rules
-#: A rule's or a decision's id, as docs/rules.md numbers them: R13, R23a, D12.
-RULE_ID = re.compile(r"[RD]\d+[a-z]?", re.IGNORECASE)
-
-
-def rule_text(rule: str) -> str | None:
-    """The words of rule or decision ``rule`` in the rules shipped with the package (docs/rules.md), or None."""
-    from importlib.resources import files
-
-    wanted = rule[0].upper() + rule[1:].lower()
-    lines = files("biriba").joinpath("rules.md").read_text(encoding="utf-8").splitlines()
-    start = re.compile(rf"^(- )?(\*\*)?{re.escape(wanted)}\b")
-    for at, line in enumerate(lines):
-        if start.match(line):
-            told = [line.removeprefix("- ")]
-            for more in lines[at + 1 :]:
-                if not more.startswith("  ") or not more.strip():  # the item's own lines are indented
-                    break
-                told.append(more.strip())
-            return " ".join(told).replace("**", "")
-    return None
-
-
 def _rules(args: argparse.Namespace) -> int:
-    if args.preset is not None and RULE_ID.fullmatch(args.preset):
-        text = rule_text(args.preset)
+    if args.preset is not None and rulebook.RULE_ID.fullmatch(args.preset):
+        text = rulebook.rule(args.preset)
         if text is None:
-            raise Misuse(f"no rule {args.preset}: the rules are R1..R30 (some with a letter) and D1..D38")
+            raise Misuse(rulebook.unknown(args.preset))
         print(textwrap.fill(text, width=78))
         return 0
     if args.preset is None and not args.set:

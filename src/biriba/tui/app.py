@@ -21,15 +21,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
+from .. import rulebook
 from ..actions import Action
 from ..errors import BiribaError
 from ..terms import Phase
 from ..views import PlayerView
 from .board import MeldsBoard
+from .dialogs import Choice, Dialog, RuleBook, path_lines
 from .saves import play_command
 from .session import YOU, Line, Session
 from .sheets import deal_result, score_sheet
@@ -173,83 +174,6 @@ def by_turn(words: Words, lines: Sequence[Line]) -> list[Text]:
     return turns
 
 
-def path_lines(path: str, width: int) -> list[str]:
-    """A file's path in lines of at most ``width``, broken after a ``/`` rather than inside a name."""
-    first, *rest = path.split("/")
-    lines = [first]
-    for part in rest:
-        if lines[-1] and len(lines[-1]) + 1 + len(part) > width:
-            lines.append("/" + part)
-        else:
-            lines[-1] += "/" + part
-    return lines
-
-
-class Dialog(ModalScreen[bool]):
-    """A question or a page of text; y/enter answers yes, n/escape no."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "yes / close"),
-        Binding("n,escape,q", "answer(False)", "no / close"),
-    ]
-
-    def __init__(self, body: object, question: bool = False, hint: str | None = None) -> None:
-        super().__init__()
-        self.body = body
-        self.question = question
-        self.hint = hint
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="dialog"):
-            yield Static(self.body)  # type: ignore[arg-type]
-            hint = self.hint or ("y: yes   n: no" if self.question else "enter or escape: close")
-            yield Static(Text(hint, style="dim"))
-
-    def on_mount(self) -> None:
-        scroll = self.query_one("#dialog", VerticalScroll)
-        self.watch(scroll, "scroll_y", lambda _: self.say_more(scroll), init=False)
-        self.call_after_refresh(self.say_more, scroll)
-
-    def say_more(self, scroll: VerticalScroll) -> None:
-        """A page taller than the dialog says so on its bottom border, until the reader has scrolled to its end."""
-        more = scroll.max_scroll_y > 0 and scroll.scroll_y < scroll.max_scroll_y
-        scroll.border_subtitle = "more below: ↓ or page down" if more else ""
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-
-class Choice(ModalScreen[int]):
-    """Where a wild goes, when the picked cards make several legal melds or adds: a digit picks, escape cancels.
-
-    The page offers the same choices (table/input.js); the keys reach every one of them.
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
-        Binding("escape,n,q", "pick(0)", "cancel"),
-    ]
-
-    def __init__(self, title: str, actions: list[Action], options: list[Text]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.actions = actions  # the legal actions offered, in the order of their digits
-        self.options = options
-
-    def compose(self) -> ComposeResult:
-        lines = Text(self.title_text, style="bold")
-        for number, option in enumerate(self.options, 1):
-            lines.append(f"\n  {number}  ")
-            lines.append_text(option)
-        with VerticalScroll(id="dialog"):
-            yield Static(lines)
-            yield Static(Text(f"1-{len(self.options)}: choose   escape: cancel", style="dim"))
-
-    def action_pick(self, number: int) -> None:
-        if number <= len(self.options):
-            self.dismiss(number)
-
-
 class BiribaApp(App[str]):
     """The table, drawn in place; the bots play at a pace you can follow."""
 
@@ -270,6 +194,7 @@ class BiribaApp(App[str]):
         Binding("h", "hint", "hint"),
         Binding("l", "log", "log"),
         Binding("s", "score", "score"),
+        Binding("r", "rules", "rules", show=False),  # the help and every refusal say it
         Binding("v", "melds", "every meld", show=False),
         Binding("question_mark", "help", "help"),
         Binding("colon,tab", "type", "type", key_display=":", show=False),
@@ -413,6 +338,11 @@ class BiribaApp(App[str]):
             return Text(f"Your move: {', '.join(words)}.  space picks a card; ? help", style="bold")
         return Text("")
 
+    def refused(self, error: BiribaError) -> None:
+        """A refusal in the status line: what was wrong and its rule, and the key that tells the rule."""
+        told = self.session.words.told(str(error))
+        self.say(f"Not allowed: {told}" + ("  (r: the rule)" if rulebook.cited(told) else ""))
+
     def say(self, message: str, style: str = "bold red") -> None:
         self.message = Text(message, style=style)
         self.query_one("#status", Static).update(self.message)
@@ -499,7 +429,7 @@ class BiribaApp(App[str]):
             parsed = session.parse(action) if isinstance(action, str) else action
             question = session.needs_confirm(parsed)
         except BiribaError as exc:
-            self.say(f"Not allowed: {self.session.words.told(str(exc))}")
+            self.refused(exc)
             return
         if question:
             self.push_screen(Dialog(question, question=True), lambda yes: self.play_now(parsed) if yes else None)
@@ -510,7 +440,7 @@ class BiribaApp(App[str]):
         try:
             self.session.play(action)
         except BiribaError as exc:
-            self.say(f"Not allowed: {self.session.words.told(str(exc))}")
+            self.refused(exc)
             return
         self.message = Text("")
         self.adding = False
@@ -650,6 +580,13 @@ class BiribaApp(App[str]):
                 parts.append(Text("  no melds", style="dim"))
         self.push_screen(Dialog(Group(*parts)))
 
+    def action_rules(self) -> None:
+        """The table's rules and the rule book; after a refusal, the rule it named first."""
+        self.push_screen(RuleBook(self.session.match.rules, rulebook.cited(self.message.plain)))
+
+    def show_rule(self, rule_id: str) -> None:
+        self.push_screen(Dialog(Text(rulebook.rule(rule_id) or rulebook.unknown(rule_id))))
+
     def action_score(self) -> None:
         self.push_screen(Dialog(score_sheet(self.session.words, self.session.score_sheet())))
 
@@ -684,11 +621,16 @@ class BiribaApp(App[str]):
             "q": self.action_quit_game,
             "pile": self.show_pile,
             "legal": self.show_legal,
+            "rules": self.action_rules,
         }
         if not text:
             return
         if command in commands:
             commands[command]()
+            return
+        rule_id = command.removeprefix("rule ").strip()
+        if rulebook.RULE_ID.fullmatch(rule_id):
+            self.show_rule(rule_id)
             return
         before = len(self.session.lines)
         self.attempt(text)

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from .. import rulebook
 from ..errors import BiribaError
 from ..melds import Meld
 from ..scoring import DealResult
@@ -24,7 +25,7 @@ from ..terms import Phase
 from ..views import PlayerView
 from .saves import resume_command
 from .session import YOU, Session
-from .sheets import deal_result, score_sheet
+from .sheets import deal_result, score_sheet, table_rules
 from .words import ENDED_WORDS, Words, help_text
 
 
@@ -126,6 +127,15 @@ class LineGame:
                 continue
             if command in ("score", "s"):
                 self.console.print(self.score_sheet())
+                continue
+            if command == "rules":
+                self.console.print(table_rules(session.match.rules))
+                self.console.print("The rule book: 'rule R13' tells one rule; 'biriba rules R13' from the shell.")
+                continue
+            if command.startswith("rule ") and rulebook.RULE_ID.fullmatch(
+                rule_id := command.removeprefix("rule ").strip()
+            ):
+                self.console.print(rulebook.rule(rule_id) or rulebook.unknown(rule_id), markup=False)
                 continue
             if command in ("table", ""):
                 self.render()

@@ -1,4 +1,4 @@
-"""The tables both faces of the terminal game show: a deal's result and the match's score sheet."""
+"""The tables both faces of the terminal game show: a deal's result, the match's score sheet, the table's rules."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..melds import meld_bonus
+from ..rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, format_option
 from ..scoring import PARTS, DealResult
 from ..views import PlayerView
 from .words import ENDED_WORDS, PART_NAMES, Words
@@ -68,3 +69,18 @@ def deal_result(
                 line.append(f"  {words.meld_state(meld)} +{bonus}")
                 lines.append(line)
     return Group(*lines)
+
+
+def table_rules(rules: Rules) -> Text:
+    """The rules this table plays: the preset and what it is, then each option that differs from it and why."""
+    base_name = rules.name.removesuffix("*")
+    base = PRESETS.get(base_name, PRESETS["classic"])
+    text = Text(f"The rules at this table: {base_name}", style="bold")
+    text.append(f"\n  {PRESET_HELP.get(base_name, '')}")
+    for name, help_words in OPTION_HELP.items():
+        value = getattr(rules, name)
+        if value != getattr(base, name):
+            text.append(f"\n  {name} {format_option(value)}", style="bold")
+            guard = " (every table with people plays it unless told otherwise: D36)" if name == "idle_rounds" else ""
+            text.append(f": {help_words}{guard}")
+    return text

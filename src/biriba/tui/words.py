@@ -87,6 +87,7 @@ def help_text(keys: bool) -> str:
   m           meld the picked     a 1-9  add them to meld N
   x           discard the picked  h      hint
   l           the deal so far     s      the score sheet
+  r           the rules (a refusal's rule first)
   ?           this help           q      quit
   : or tab    type an action (enter plays it, esc goes back)"""
     else:
@@ -95,6 +96,7 @@ def help_text(keys: bool) -> str:
   table   the whole table        pile   the whole discard pile
   legal   every legal action     hint   the hard bot's move
   log     the whole deal so far  score  the score sheet
+  rules   this table's rules     rule R13  one rule in full
   help    this text              quit   stop; it is saved"""
     return f"""\
 [b]Actions[/b] (any case; 10 for T; suit symbols, commas work)
@@ -113,7 +115,8 @@ after melding.  A meld of 7+ cards is a biriba.  With one,
 your team may empty a hand to take its reserve packet; with
 the reserve taken, discarding your last card goes out and
 ends the deal.  'biriba play --resume' goes on after a quit.
-A rule in full: 'biriba rules R13' (refusals name their rule)."""
+A rule in full: 'rule R13' here, 'biriba rules R13' from the
+shell (refusals name their rule)."""
 
 
 class Words:
