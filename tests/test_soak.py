@@ -16,7 +16,19 @@ from biriba.deal import Deal
 from biriba.errors import IllegalActionError
 from biriba.records import position_from_json
 from biriba.rules import CLASSIC, OPTION_LIMITS, OPTION_NAMES, PRESETS, Rules
-from biriba.soak import STEP_MB, Chunk, DealReport, Run, peak_mb, random_option, random_rules, rss_mb, soak, soak_deal
+from biriba.soak import (
+    CHUNK,
+    STEP_MB,
+    Chunk,
+    DealReport,
+    Run,
+    peak_mb,
+    random_option,
+    random_rules,
+    rss_mb,
+    soak,
+    soak_deal,
+)
 from biriba.views import PlayerView
 
 POSITIONS = Path(__file__).parent / "positions"
@@ -149,6 +161,16 @@ def test_a_stopped_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
     for key in ("played", "actions", "ended_by", "presets", "custom"):
         assert getattr(resumed, key) == getattr(whole, key), key
     assert resumed.done == set(range(4))
+
+
+def test_the_progress_bar_moves_a_hundredth_of_a_run_at_most_and_every_job_gets_several_chunks() -> None:
+    """Issue 51: a 1000-deal run's bar moved in 50-deal jumps; a million-deal run keeps its chunks of CHUNK."""
+    for deals, jobs in ((1000, 2), (200, 1), (3, 2), (10**6, 2), (5000, 16)):
+        run = Run.new(0, 0, deals, jobs=jobs)
+        assert 1 <= run.chunk <= max(1, deals // 100) and run.chunk <= CHUNK
+        assert run.chunks >= min(deals, 4 * jobs)
+        assert sum(count for *_, count, _sample in run.work()) == deals
+    assert Run.new(0, 0, 10**6, jobs=2).chunk == CHUNK
 
 
 def test_jobs_share_the_work_without_changing_it() -> None:
