@@ -249,7 +249,7 @@ class BiribaApp(App[str]):
         self.query_one(MeldsBoard).refresh(layout=True)  # a new meld may need a new line
         self.query_one("#info", Static).update(self.info_text(view, words))
         opening = self.opening()  # in sight the whole deal: on the story's top line where it fits
-        on_line = opening.cell_len <= self.size.width - 4
+        on_line = self.opening_fits(opening, self.size.width)
         self.query_one("#storybox").border_title = Text(" ").append_text(opening).append(" ") if on_line else None
         self.query_one("#opening", Static).update(opening)
         self.query_one("#opening", Static).display = not on_line
@@ -281,7 +281,7 @@ class BiribaApp(App[str]):
         info = min(3, len(self.info_text(self.session.view(), words).wrap(self.console, width)))
         hand = min(6, self.hand.rows(width))
         opening = self.opening()
-        opening_rows = 0 if opening.cell_len <= width - 4 else len(opening.wrap(self.console, width))
+        opening_rows = 0 if self.opening_fits(opening, width) else len(opening.wrap(self.console, width))
         story = 1 + opening_rows + self.session.match.rules.seats - 1  # its line, a row for each other player's turn
         status = min(3, len(self.status_text().wrap(self.console, width)))
         # the hand's line, the status, the command line, the keys
@@ -290,6 +290,11 @@ class BiribaApp(App[str]):
     def opening(self) -> Text:
         """The deal's opening: where you sit, who dealt, who played first, the cut."""
         return Text(" ").join(line.text for line in self.session.deal_lines() if line.seat < 0)
+
+    @staticmethod
+    def opening_fits(opening: Text, width: int) -> bool:
+        """Does the opening fit on the story's top line (between its corners and a space each side)?"""
+        return opening.cell_len <= width - 4
 
     def header_text(self, words: Words) -> Text:
         """The rules, the deal and the match score: with the seats' short names if the full ones do not fit,
