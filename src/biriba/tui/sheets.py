@@ -81,6 +81,5 @@ def table_rules(rules: Rules) -> Text:
         value = getattr(rules, name)
         if value != getattr(base, name):
             text.append(f"\n  {name} {format_option(value)}", style="bold")
-            guard = " (every table with people plays it unless told otherwise: D36)" if name == "idle_rounds" else ""
-            text.append(f": {help_words}{guard}")
+            text.append(f": {help_words}")
     return text
