@@ -117,6 +117,7 @@ def test_changed_rules_are_said_so_not_starred() -> None:
     assert Words(PRESETS["atout"].at_table()).rules_name() == "atout"
     assert Words(CLASSIC.with_options(["target=3000"]).at_table()).rules_name() == "classic (changed)"
     assert Words(CLASSIC.with_options(["idle_rounds=3"]).at_table(["idle_rounds"])).rules_name() == "classic (changed)"
+    assert Words(CLASSIC.with_options(["idle_rounds=0"]).at_table(["idle_rounds"])).rules_name() == "classic"
 
 
 def test_the_cards_found_past_the_cut_are_written_as_every_card() -> None:

@@ -27,19 +27,32 @@ def canonical(rule_id: str) -> str:
 
 
 def rule(rule_id: str) -> str | None:
-    """The words of rule or decision ``rule_id`` (one paragraph, without Markdown's emphasis), or None."""
+    """The words of rule or decision ``rule_id`` (one paragraph, without Markdown's emphasis), or None.
+
+    A rule is a list item (``- R15 ...`` and its indented lines) or a paragraph of its own (``**D35 ...``).
+    """
     wanted = canonical(rule_id)
     lines = text().splitlines()
     start = re.compile(rf"^(- )?(\*\*)?{re.escape(wanted)}\b")
     for at, line in enumerate(lines):
-        if start.match(line):
+        if match := start.match(line):
+            item = bool(match.group(1))
             told = [line.removeprefix("- ")]
             for more in lines[at + 1 :]:
-                if not more.startswith("  ") or not more.strip():  # the item's own lines are indented
+                if not more.strip() or (item and not more.startswith("  ")):  # the item's own lines are indented
                     break
                 told.append(more.strip())
             return " ".join(told).replace("**", "")
     return None
+
+
+def asked(command: str) -> str | None:
+    """What ``rule R13`` (or ``R13`` alone) typed at the table answers: the rule's words, or which ids there are;
+    None when the command is not about a rule."""
+    rule_id = command.strip().removeprefix("rule ").strip()
+    if not RULE_ID.fullmatch(rule_id):
+        return None
+    return rule(rule_id) or unknown(rule_id)
 
 
 def unknown(rule_id: str) -> str:
@@ -51,18 +64,20 @@ def unknown(rule_id: str) -> str:
 
 
 def sections() -> list[tuple[str, str]]:
-    """The book's parts (its ``##`` headings) in order: (title, the part's Markdown, its subsections included)."""
-    parts: list[tuple[str, str]] = []
-    for chunk in re.split(r"^## ", text(), flags=re.MULTILINE)[1:]:
+    """The book's parts in order: its opening (what the ids are), then each ``##`` part with its subsections:
+    (title, Markdown)."""
+    opening, *parts = re.split(r"^## ", text(), flags=re.MULTILINE)
+    found = [("About this book", opening.partition("\n")[2].strip())]
+    for chunk in parts:
         title, _, body = chunk.partition("\n")
-        parts.append((title.strip(), body.strip()))
-    return parts
+        found.append((title.strip(), body.strip()))
+    return found
 
 
 def cited(message: str) -> list[str]:
     """The rule ids a refusal or a remark names, in order, each once (``R8``, ``D36``)."""
-    found = [match.group(0) for match in re.finditer(r"\b[RD]\d+[a-z]?\b", message)]
+    found = [match.group(0) for match in re.finditer(rf"\b{RULE_ID.pattern}\b", message)]
     return list(dict.fromkeys(found))
 
 
-__all__ = ["RULE_ID", "canonical", "cited", "rule", "sections", "text", "unknown"]
+__all__ = ["RULE_ID", "asked", "canonical", "cited", "rule", "sections", "text", "unknown"]

@@ -163,14 +163,15 @@ def by_turn(words: Words, lines: Sequence[Line]) -> list[Text]:
     """The story a turn a line: a player's draw, melds and discard joined after their name once,
     so that at 80x24 every player's turn since yours is in sight."""
     turns: list[Text] = []
-    seat = None
+    seat = None  # the seat whose turn the last line is, if the next of theirs may join it
     for line in lines:
         name = f"{words.seat_name(line.seat)}: "
-        if line.seat == seat and line.text.plain.startswith(name):
+        named = line.text.plain.startswith(name)
+        if line.seat == seat and named:
             turns[-1].append("; ").append_text(line.text[len(name) :])
         else:
             turns.append(line.text.copy())
-        seat = line.seat
+        seat = line.seat if named else None
     return turns
 
 
@@ -212,6 +213,7 @@ class BiribaApp(App[str]):
         self.typed = ""  # the digits of a meld's number after a
         self.busy = False  # a dialog or the bots' moves are on
         self.message = Text("")
+        self.focused_before: Widget | None = None  # what had the focus when the window became too small
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -253,25 +255,48 @@ class BiribaApp(App[str]):
         self.query_one("#storybox").border_title = Text(" ").append_text(opening).append(" ") if on_line else None
         self.query_one("#opening", Static).update(opening)
         self.query_one("#opening", Static).display = not on_line
-        told = [line for line in session.since_your_turn() if line.seat >= 0]
-        story = Text("\n").join([line.text for line in told])
-        box = self.query_one("#story", VerticalScroll).size
-        if len(story.wrap(self.console, max(box.width, 20))) > box.height:  # a line a turn, to keep them in sight
-            story = Text("\n").join(by_turn(words, told))
-        self.query_one("#story-text", Static).update(story)
+        self.query_one("#story-text", Static).update(self.story(words))
         self.call_after_refresh(self.query_one("#story", VerticalScroll).scroll_end, animate=False)
         self.hand.refresh()
         self.query_one("#status", Static).update(self.status_text())
 
+    def story(self, words: Words) -> Text:
+        """Everything since your previous turn: a line an action where they fit the story's room, else a line a
+        turn, cut to a row each if need be (``l`` tells them whole), so that every turn stays in sight."""
+        told = [line for line in self.session.since_your_turn() if line.seat >= 0]
+        box = self.query_one("#story", VerticalScroll).size
+        width = max(box.width, 20)
+        story = Text("\n").join([line.text for line in told])
+        if len(story.wrap(self.console, width)) <= box.height:
+            return story
+        turns = by_turn(words, told)
+        story = Text("\n").join(turns)
+        if len(story.wrap(self.console, width)) <= box.height:
+            return story
+        for turn in turns:
+            turn.truncate(width, overflow="ellipsis")
+        return Text("\n").join(turns)
+
     def on_resize(self, event: events.Resize) -> None:
         """Below the least size the table needs, say so; else the story is told anew for its new room."""
-        self.screen.set_class(event.size.width < MIN_WIDTH or event.size.height < MIN_HEIGHT, "too-small")
+        table = self.screen_stack[0]  # a dialog may be on top: the table under it says so too
+        small = self.too_small(event.size)  # the app's own size may not be the new one yet
+        if small and not table.has_class("too-small"):
+            self.focused_before = table.focused  # hidden, it loses the focus: given back once in sight again
+        elif not small and table.has_class("too-small"):
+            self.call_after_refresh((self.focused_before or self.hand).focus)
+        table.set_class(small, "too-small")
         self.query_one("#too-small", Static).update(
             f"This window is {event.size.width}x{event.size.height}.\nThe table needs {MIN_WIDTH}x{MIN_HEIGHT}"
             " at least:\nmake the window larger\nor the font smaller.\n\nq quits (the match is saved)."
         )
         if self.session.deal is not None:
             self.call_after_refresh(self.redraw)
+
+    def too_small(self, size: Size | None = None) -> bool:
+        """Is the window (``size``, else the app's) below the least the table fits in?"""
+        width, height = size or self.size
+        return width < MIN_WIDTH or height < MIN_HEIGHT
 
     def meld_rows(self) -> int:
         """The rows the melds may take, so that the rest of the table keeps the least it needs in sight."""
@@ -282,7 +307,7 @@ class BiribaApp(App[str]):
         hand = min(6, self.hand.rows(width))
         opening = self.opening()
         opening_rows = 0 if self.opening_fits(opening, width) else len(opening.wrap(self.console, width))
-        story = 1 + opening_rows + self.session.match.rules.seats - 1  # its line, a row for each other player's turn
+        story = 1 + opening_rows + self.session.match.rules.seats  # its line, a row a turn since yours, your draw
         status = min(3, len(self.status_text().wrap(self.console, width)))
         # the hand's line, the status, the command line, the keys
         return max(4, self.size.height - header - info - story - (1 + hand) - status - 2)
@@ -589,9 +614,6 @@ class BiribaApp(App[str]):
         """The table's rules and the rule book; after a refusal, the rule it named first."""
         self.push_screen(RuleBook(self.session.match.rules, rulebook.cited(self.message.plain)))
 
-    def show_rule(self, rule_id: str) -> None:
-        self.push_screen(Dialog(Text(rulebook.rule(rule_id) or rulebook.unknown(rule_id))))
-
     def action_score(self) -> None:
         self.push_screen(Dialog(score_sheet(self.session.words, self.session.score_sheet())))
 
@@ -633,9 +655,9 @@ class BiribaApp(App[str]):
         if command in commands:
             commands[command]()
             return
-        rule_id = command.removeprefix("rule ").strip()
-        if rulebook.RULE_ID.fullmatch(rule_id):
-            self.show_rule(rule_id)
+        answer = rulebook.asked(command)
+        if answer is not None:
+            self.push_screen(Dialog(Text(answer)))
             return
         before = len(self.session.lines)
         self.attempt(text)
@@ -664,7 +686,7 @@ class BiribaApp(App[str]):
         if action in ("interrupt", "quit_game"):
             return True
         typing = bool(self.query("#command")) and self.query_one("#command", Input).has_focus
-        return not typing and not self.screen.has_class("too-small")  # nothing is played unseen
+        return not typing and not self.too_small()  # nothing is played unseen
 
 
 __all__ = ["BiribaApp"]

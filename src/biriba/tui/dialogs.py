@@ -110,22 +110,25 @@ class RuleBook(ModalScreen[None]):
     def __init__(self, rules: Rules, cited: list[str]) -> None:
         super().__init__()
         self.rules = rules
-        self.cited = cited
-        self.parts = rulebook.sections()[:9]  # a digit each
+        self.cited = [rule_id for rule_id in cited if rulebook.rule(rule_id)]
+        self.parts = rulebook.sections()
+        assert len(self.parts) <= 9, "a digit a part"
 
     def compose(self) -> ComposeResult:
-        lines = [table_rules(self.rules)]
-        for rule_id in self.cited:
-            words = rulebook.rule(rule_id)
-            if words:
-                lines.append(Text("\nThe rule just cited\n", style="bold").append(words, style=""))
+        lines: list[Text] = []
+        if self.cited:
+            heading = "The rule just cited" if len(self.cited) == 1 else "The rules just cited"
+            lines.append(Text(heading, style="bold"))
+            lines += [Text(f"{rulebook.rule(rule_id)}\n") for rule_id in self.cited]
+        lines.append(table_rules(self.rules))
         book = Text("\nThe rule book (press a part's number)", style="bold")
         for number, (title, _body) in enumerate(self.parts, 1):
             book.append(f"\n  {number}  {title}", style="")
         lines.append(book)
         with VerticalScroll(id="dialog"):
             yield Static(Group(*lines))
-            yield Static(Text("1-9: read a part   escape: close   'biriba rules R13' tells one rule", style="dim"))
+            hint = f"1-{len(self.parts)}: read a part   escape: close   'rule R13' on the command line: one rule"
+            yield Static(Text(hint, style="dim"))
 
     def action_part(self, number: int) -> None:
         if number <= len(self.parts):

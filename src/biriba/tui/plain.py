@@ -132,10 +132,9 @@ class LineGame:
                 self.console.print(table_rules(session.match.rules))
                 self.console.print("The rule book: 'rule R13' tells one rule; 'biriba rules R13' from the shell.")
                 continue
-            if command.startswith("rule ") and rulebook.RULE_ID.fullmatch(
-                rule_id := command.removeprefix("rule ").strip()
-            ):
-                self.console.print(rulebook.rule(rule_id) or rulebook.unknown(rule_id), markup=False)
+            answer = rulebook.asked(command)
+            if answer is not None:
+                self.console.print(answer, markup=False)
                 continue
             if command in ("table", ""):
                 self.render()

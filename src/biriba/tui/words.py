@@ -7,7 +7,6 @@ here is built from a seat's view and the events that seat may see.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import textwrap
 from collections.abc import Sequence
@@ -203,9 +202,8 @@ class Words:
         not for the idle-round guard every table with people plays under (D36), which nobody chose."""
         name = self.rules.name
         base = PRESETS.get(name.removesuffix("*"))
-        if base is not None and dataclasses.replace(self.rules, name=base.name) == base.at_table().replace(
-            name=base.name
-        ):
+        unnamed = self.rules.replace(name="")
+        if base is not None and unnamed in (base.replace(name=""), base.at_table().replace(name="")):
             return base.name
         return f"{name.removesuffix('*')} (changed)" if name.endswith("*") else name
 
