@@ -56,13 +56,12 @@ def play_my_turn(page: Page, rng: random.Random) -> None:
     hint's meld or add is played first.
     """
     if enabled(page, "#draw"):
-        page.click("#draw")
+        draw_or_take(page, "#draw")
     elif enabled(page, "#pass"):  # the stock is out: pass rather than take the pile back and forth (issue 25)
         page.click("#pass")
         return
     elif enabled(page, "#take"):
-        page.click("#take")
-    page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")  # drawn
+        draw_or_take(page, "#take")
     for _ in range(20):
         if discard_one(page, rng):
             return
@@ -75,6 +74,18 @@ def play_my_turn(page: Page, rng: random.Random) -> None:
             choice.first.click()
         page.wait_for_function("() => !document.querySelector('#prompt').textContent.includes('…')")
     raise AssertionError("no card could be discarded, nor a hint played")
+
+
+def draw_or_take(page: Page, button: str) -> None:
+    """Click Draw or Take, then wait for the server's answer: the hand holding the new cards.
+
+    The buttons are disabled as soon as the action is sent, long before its state comes back (the
+    server may be slow), and that state unpicks every card picked meanwhile: the action went through.
+    So a test that picks cards next waits for the hand to grow, not for the buttons to go grey.
+    """
+    held = page.locator("[data-testid=hand-card]").count()
+    page.click(button)
+    page.wait_for_function("(held) => document.querySelectorAll('[data-testid=hand-card]').length > held", arg=held)
 
 
 def discard_one(page: Page, rng: random.Random) -> bool:
@@ -480,8 +491,7 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     page.wait_for_selector("#side:not(.open)", state="attached")
     # the engine's reason for two cards that make no meld, in Greek (the catalog's reason.meld_too_small)
     wait_my_turn(page)
-    page.click("#draw" if enabled(page, "#draw") else "#take")
-    page.wait_for_function("() => [...document.querySelectorAll('#draw, #take')].every(b => b.disabled)")
+    draw_or_take(page, "#draw" if enabled(page, "#draw") else "#take")
     hand = page.locator("[data-testid=hand-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     pair = next((a, b) for i, a in enumerate(hand) for b in hand[i + 1 :] if "JK" not in (a, b) and a[0] != b[0])
     for card in pair:
