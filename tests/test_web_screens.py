@@ -556,8 +556,8 @@ def test_axe_finds_nothing_serious(browser: Browser, server: str, finished: str,
     context = new_context(browser, size)
     page = context.new_page()
     page.goto(server + "/")
-    page.wait_for_selector("#create-form")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#create")  # the lobby as loaded, not its placeholders, which the answers replace
+    page.wait_for_selector("#tables > li:not(.muted)")
     found += serious(axe_violations(page), "lobby")
     open_replay(page, server, finished)
     found += serious(axe_violations(page), "replay")
