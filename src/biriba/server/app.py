@@ -16,6 +16,7 @@ import asyncio
 import gc
 import json
 import os
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,6 +35,7 @@ from starlette.routing import Match
 from .. import caches
 from ..bots import known_kinds
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
+from .accounts import SESSION_SECONDS, SignedIn
 from .cluster import Cluster
 from .config import ServerConfig
 from .connection import FORBIDDEN_ORIGIN, NO_TABLE, TRY_AGAIN_LATER, Abortable, Connection
@@ -44,9 +46,11 @@ from .metrics import Metrics
 from .replays import CACHE_CONTROL, Kept
 from .schema import (
     CreateTable,
+    Credentials,
     Error,
     Health,
     Lobby,
+    Me,
     RulesCatalogue,
     Seated,
     SitDown,
@@ -57,6 +61,8 @@ from .store import RETRY_AFTER, Store, Unavailable
 from .thinking import OutOfRange, Thinkers, replay_position
 
 STATIC = Path(__file__).parent / "static"
+#: The session cookie's name (its value: the session's token, which the store keeps only as a hash).
+SESSION_COOKIE = "biriba_session"
 #: The most tables a lobby page holds.
 LOBBY_PAGE = 100
 #: Seconds between the WebSocket ping frames ``biriba serve`` sends each client (browsers answer them by
@@ -292,6 +298,64 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         finally:
             the_hall.engine_threads -= 1
 
+    # ------------------------------------------------------------ accounts
+    def signed_in(response: Response, request: Request, session: SignedIn) -> dict[str, Any]:
+        """Set the session cookie: not for scripts (HttpOnly), not sent by other sites' forms (Lax), Secure
+        over TLS (behind a proxy, the scheme it forwards: ``--forwarded-allow-ips``)."""
+        response.set_cookie(
+            SESSION_COOKIE,
+            session.token,
+            max_age=int(SESSION_SECONDS),
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        return {"name": session.account.name, "csrf": session.csrf}
+
+    def same_site(request: Request) -> None:
+        """A sign-up or sign-in from another site's page is refused (login CSRF): browsers send an Origin."""
+        if not origin_allowed(request, config):
+            raise TableError("csrf", "this site's pages only")
+
+    @app.post("/api/accounts", status_code=201, response_model=Me, responses={403: {"model": Error}, **ERRORS})
+    async def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+        """A new account, signed in: the session cookie comes with the answer."""
+        same_site(request)
+        session = await hall(request).accounts.sign_up(body.name, body.password, client_address(request))
+        return signed_in(response, request, session)
+
+    @app.post("/api/session", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
+        """Sign in: a new session (any the client had ends).  An unknown name and a wrong password are told alike."""
+        same_site(request)
+        old = request.cookies.get(SESSION_COOKIE)
+        session = await hall(request).accounts.sign_in(body.name, body.password, client_address(request), old)
+        return signed_in(response, request, session)
+
+    @app.delete("/api/session", status_code=204, responses={403: {"model": Error}, **ERRORS})
+    async def sign_out(request: Request) -> Response:
+        """Sign out: the session ends here and on every device that held its cookie.  A write made with the
+        cookie, so it carries the session's ``X-CSRF-Token``."""
+        token = request.cookies.get(SESSION_COOKIE)
+        found = await hall(request).accounts.who(token)
+        if found is not None and token is not None:
+            if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
+                raise TableError("csrf", "a write signed in with the cookie carries its X-CSRF-Token")
+            await hall(request).accounts.sign_out(token)
+        response = Response(status_code=204)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    @app.get("/api/me", response_model=Me, responses={401: {"model": Error}, **ERRORS})
+    async def me(request: Request) -> dict[str, Any]:
+        """Who the session cookie signs in (401 if nobody), and the session's CSRF token for the page's writes."""
+        found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
+        if found is None:
+            raise TableError("signed_out", "not signed in")
+        account, csrf = found
+        return {"name": account.name, "csrf": csrf}
+
     @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:
         """Up, and the store answers and can write (every bound in time by the store's own timeouts)."""
@@ -419,8 +483,8 @@ def allowed_methods(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
-def origin_allowed(websocket: WebSocket, config: ServerConfig) -> bool:
-    """A browser's WebSocket comes from a page of this site (its own host, the public URL, or an allowed origin).
+def origin_allowed(websocket: HTTPConnection, config: ServerConfig) -> bool:
+    """A browser's WebSocket or sign-in comes from a page of this site (its own host, the public URL, or one allowed).
 
     Without this check any site a player visits could open a socket in the
     player's name (cross-site WebSocket hijacking).  A client that is not a

@@ -31,6 +31,7 @@ from typing import Any
 from .. import caches
 from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
+from .accounts import Accounts
 from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .driver import STAND_IN
@@ -77,6 +78,7 @@ class Hall:
     connections: Counter[str] = field(default_factory=Counter)  # WebSockets open here, by address hash
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
+    accounts: Accounts = field(init=False)  # signing up, in and out (issue 52)
     quotas: Quotas = field(init=False)  # the tables a minute, hints and chat lines, over every process
     #: Finished matches' records and replay positions, kept, and asked for within limits per address.
     replays: Replays = field(init=False)
@@ -84,6 +86,7 @@ class Hall:
     def __post_init__(self) -> None:
         config = self.config
         self.quotas = Quotas(self.cluster)
+        self.accounts = Accounts(self.store, self.quotas)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
 
     @property

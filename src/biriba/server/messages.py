@@ -78,7 +78,9 @@ def store_away() -> TableError:
 
 #: The HTTP status of each refusal's code (anything else is 400).
 STATUS = {
+    "signed_out": 401,
     "not_over": 403,
+    "csrf": 403,
     "no_table": 404,
     "taken": 409,
     "name_taken": 409,

@@ -64,9 +64,10 @@ def looks_alike(name: str, other: str) -> bool:
     look alike where their small letters do not (Greek Η and Latin H), of
     the name as written, case-folded after.
     """
-    return any(a == b for a, b in zip(_folds(name), _folds(other), strict=True))
+    return any(a == b for a, b in zip(folds(name), folds(other), strict=True))
 
 
-def _folds(name: str) -> tuple[str, str]:
+def folds(name: str) -> tuple[str, str]:
+    """The name's two foldings (:func:`looks_alike` compares them pairwise; an account's are each unique)."""
     wide = unicodedata.normalize("NFKC", name)
     return skeleton(wide.casefold()), skeleton(wide).casefold()

@@ -174,6 +174,21 @@ class Seated(BaseModel):
     token: str
 
 
+class Credentials(BaseModel):
+    """``POST /api/accounts`` (the name is a display name: one that can be read) and ``POST /api/session``."""
+
+    model_config = Strict
+    name: DisplayName
+    password: Annotated[str, Field(max_length=1024)]  # its length in characters is the accounts' to check
+
+
+class Me(BaseModel):
+    """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``."""
+
+    name: str
+    csrf: str
+
+
 class Error(BaseModel):
     """Every refusal, HTTP or WebSocket: what was wrong, a code to act on, and the rule or option when one decides."""
 

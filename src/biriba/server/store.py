@@ -319,6 +319,10 @@ class Store:
             self.away = True
             raise Unavailable(_words(exc)) from exc
 
+    def connect(self, write: bool = False) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        """A connection for the server's other tables (accounts), with the same availability checks as the tables'."""
+        return self._connect(write)
+
     async def _ready(self) -> None:
         """Nothing to do unless the store is away; then one check (the requests of the moment share it)."""
         if not self.away:

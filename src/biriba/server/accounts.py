@@ -1,0 +1,165 @@
+"""Accounts: a person who carries from one table to the next (issue 52), signed in with a session cookie.
+
+A password is kept only as its argon2id hash (pwdlib); a session only as
+the hash of its token, so that a copy of the database lets nobody in.
+Whether a name has an account is not told by a sign-in's answer nor by
+its time: an unknown name is checked against a hash of the same cost.
+Names are unique after the table's folding (case, width, confusables:
+:func:`.names.folds`), so that nobody signs up as a look-alike of another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+
+from pwdlib import PasswordHash
+from sqlalchemy import Column, Float, ForeignKey, String, Table, delete, insert, select
+from sqlalchemy import exc as db_errors
+
+from .messages import TableError
+from .names import folds
+from .quotas import Quotas
+from .store import Store, metadata
+
+#: How long a session lasts without signing in again (seconds).
+SESSION_SECONDS = 30 * 24 * 3600.0
+#: Sign-in attempts one name may have in :data:`ATTEMPT_WINDOW` seconds, and one client address (429 beyond).
+ATTEMPTS_PER_NAME = 10
+ATTEMPTS_PER_ADDRESS = 30
+ATTEMPT_WINDOW = 15 * 60.0
+#: Accounts one client address may make in an hour.
+SIGN_UPS_PER_HOUR = 5
+#: A password's least and greatest length, in characters (NIST SP 800-63B: at least 8, and room for a passphrase).
+PASSWORD_LENGTH = (8, 256)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("name", String(120), nullable=False),  # as the person wrote it (a display name)
+    Column("fold", String(200), nullable=False, unique=True),  # the two folds of names.folds: unique each
+    Column("fold_upper", String(200), nullable=False, unique=True),
+    Column("password", String(200), nullable=False),  # argon2id, with its salt and costs (PHC string)
+    Column("created", Float, nullable=False),
+)
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token", String(64), primary_key=True),  # the hash of the cookie's token
+    Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf", String(64), nullable=False),  # what a cookie-authenticated write sends back in X-CSRF-Token
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+_HASHER = PasswordHash.recommended()  # argon2id with the library's current costs
+#: The hash an unknown name's password is checked against, so that its answer takes as long as a known one's.
+_NOBODY = _HASHER.hash(secrets.token_urlsafe(16))
+WRONG = "wrong name or password"
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new session: the token for the cookie (never stored), and the CSRF token the page sends back."""
+
+    account: Account
+    token: str
+    csrf: str
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(f"biriba-session:{token}".encode()).hexdigest()
+
+
+def check_password(password: str) -> None:
+    least, most = PASSWORD_LENGTH
+    if not least <= len(password) <= most:
+        raise TableError("invalid", f"a password is {least} to {most} characters long, not {len(password)}")
+
+
+class Accounts:
+    """Signing up, in and out, and who a session cookie belongs to, in the server's store."""
+
+    def __init__(self, store: Store, quotas: Quotas) -> None:
+        self.store = store
+        self.quotas = quotas
+
+    async def sign_up(self, name: str, password: str, address: str) -> SignedIn:
+        """A new account under ``name`` (a display name, checked by the schema), signed in at once."""
+        check_password(password)
+        fold, fold_upper = folds(name)
+        taken = TableError("name_taken", f"the name {name!r} (or one that looks like it) has an account")
+        async with self.store.connect() as conn:  # told before the quota and the hash's cost
+            if (
+                await conn.execute(
+                    select(accounts.c.id).where((accounts.c.fold == fold) | (accounts.c.fold_upper == fold_upper))
+                )
+            ).first():
+                raise taken
+        await self.quotas.charge(f"signup:{address}", SIGN_UPS_PER_HOUR, 3600.0, "quota", "too many new accounts")
+        hashed = await asyncio.to_thread(_HASHER.hash, password)
+        account = Account(secrets.token_urlsafe(12)[:16], name)
+        row = {"id": account.id, "name": name, "fold": fold, "fold_upper": fold_upper, "password": hashed}
+        try:
+            async with self.store.connect(write=True) as conn:
+                await conn.execute(insert(accounts).values(**row, created=time.time()))
+        except db_errors.IntegrityError:  # taken meanwhile
+            raise taken from None
+        return await self._session(account)
+
+    async def sign_in(self, name: str, password: str, address: str, old_token: str | None = None) -> SignedIn:
+        """A new session for the name's account if the password is its own; any session the client had ends
+        (a session is never adopted: fixation).  The same answer, in the same time, for an unknown name."""
+        await self.quotas.charge(f"signin:{address}", ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW, "quota", "too many tries")
+        fold, _ = folds(name)
+        await self.quotas.charge(f"signin-name:{fold}", ATTEMPTS_PER_NAME, ATTEMPT_WINDOW, "quota", "too many tries")
+        query = select(accounts.c.id, accounts.c.name, accounts.c.password)
+        async with self.store.connect() as conn:
+            row = (await conn.execute(query.where(accounts.c.fold == fold))).first()
+        hashed = row.password if row is not None else _NOBODY
+        right = await asyncio.to_thread(_HASHER.verify, password, hashed)
+        if row is None or not right:
+            raise TableError("signed_out", WRONG)
+        if old_token:
+            await self.sign_out(old_token)
+        return await self._session(Account(row.id, row.name))
+
+    async def _session(self, account: Account) -> SignedIn:
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        now = time.time()
+        row = {"token": token_hash(token), "account": account.id, "csrf": csrf, "created": now}
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(insert(sessions).values(**row, expires=now + SESSION_SECONDS))
+        return SignedIn(account, token, csrf)
+
+    async def who(self, token: str | None) -> tuple[Account, str] | None:
+        """The account a session token signs in, and the session's CSRF token; None if it signs in nobody."""
+        if not token:
+            return None
+        query = (
+            select(accounts.c.id, accounts.c.name, sessions.c.csrf, sessions.c.expires)
+            .join(accounts, accounts.c.id == sessions.c.account)
+            .where(sessions.c.token == token_hash(token))
+        )
+        async with self.store.connect() as conn:
+            row = (await conn.execute(query)).first()
+        if row is None or row.expires < time.time():
+            return None
+        return Account(row.id, row.name), row.csrf
+
+    async def sign_out(self, token: str) -> None:
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(sessions).where(sessions.c.token == token_hash(token)))
+
+
+__all__ = ["Account", "Accounts", "SignedIn", "accounts", "sessions"]

@@ -1,0 +1,191 @@
+"""Accounts (issue 52, row 1): signing up, in and out with a session cookie, on both stores, against a real server.
+
+The hostile side too: the cookie's flags, a sign-in from another site's
+page, a write without the session's CSRF token, a session fixed before
+signing in, names that pass for others, and sign-in attempts beyond their
+limits.  An unknown name is answered as a wrong password is, after the
+same password check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+import httpx
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from biriba.server import accounts as accounts_module
+from biriba.server.accounts import ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_NAME, Accounts, accounts, sessions
+from biriba.server.app import SESSION_COOKIE
+from biriba.server.quotas import Quotas
+from biriba.server.store import SeatInfo, Store, TableRow, async_url, migrate
+from serverkit import running_server
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def url(db_url: str) -> Iterator[str]:
+    with running_server(db_url) as base:
+        yield base
+
+
+def cookie_of(response: httpx.Response) -> SimpleCookie:
+    cookie: SimpleCookie = SimpleCookie()
+    cookie.load(response.headers["set-cookie"])
+    return cookie
+
+
+def sign_up(url: str, name: str, password: str = PASSWORD, **headers: str) -> httpx.Response:
+    return httpx.post(f"{url}/api/accounts", json={"name": name, "password": password}, headers=headers)
+
+
+def sign_in(url: str, name: str, password: str = PASSWORD, cookies: dict[str, str] | None = None) -> httpx.Response:
+    return httpx.post(f"{url}/api/session", json={"name": name, "password": password}, cookies=cookies)
+
+
+def me(url: str, token: str) -> httpx.Response:
+    return httpx.get(f"{url}/api/me", cookies={SESSION_COOKIE: token})
+
+
+def test_sign_up_signs_in_with_a_cookie_no_script_or_other_site_can_use(url: str, db_url: str) -> None:
+    made = sign_up(url, "Eleni")
+    assert made.status_code == 201, made.text
+    morsel = cookie_of(made)[SESSION_COOKIE]
+    assert morsel["httponly"] and morsel["samesite"].lower() == "lax" and morsel["path"] == "/"
+    assert not morsel["secure"]  # plain HTTP here: a Secure cookie would never come back
+    assert int(morsel["max-age"]) > 7 * 24 * 3600
+    token = morsel.value
+    answer = me(url, token)
+    assert answer.status_code == 200 and answer.json() == {"name": "Eleni", "csrf": made.json()["csrf"]}
+    assert httpx.get(f"{url}/api/me").json()["code"] == "signed_out"
+    assert httpx.get(f"{url}/api/me").status_code == 401
+
+    async def kept() -> tuple[list[str], list[str]]:  # the store holds no password and no token in clear
+        store = await Store.open(db_url)
+        try:
+            async with store.connect() as conn:
+                passwords = [r[0] for r in await conn.execute(select(accounts.c.password))]
+                tokens = [r[0] for r in await conn.execute(select(sessions.c.token))]
+            return passwords, tokens
+        finally:
+            await store.close()
+
+    passwords, tokens = asyncio.run(kept())
+    assert len(passwords) == 1 and passwords[0].startswith("$argon2id$") and PASSWORD not in passwords[0]
+    assert len(tokens) == 1 and tokens[0] != token
+
+
+def test_over_tls_the_cookie_is_secure(url: str) -> None:
+    """Behind a proxy that forwards the scheme (uvicorn trusts 127.0.0.1's X-Forwarded-Proto by default)."""
+    made = sign_up(url, "Nikos", **{"X-Forwarded-Proto": "https"})
+    assert made.status_code == 201 and cookie_of(made)[SESSION_COOKIE]["secure"]
+
+
+def test_names_are_unique_after_the_tables_folding_and_must_be_readable(url: str) -> None:
+    assert sign_up(url, "Paul0").status_code == 201
+    for look_alike in ("paul0", "PAUL0", "Ｐaul0", "Раul0"):  # case, full width, Cyrillic Р and а
+        taken = sign_up(url, look_alike)
+        assert taken.status_code == 409 and taken.json()["code"] == "name_taken", look_alike
+    assert sign_up(url, "\u200b\u200b").status_code == 422  # shows nothing
+    short = sign_up(url, "Maria", password="seven77")
+    assert short.status_code == 422 and "8 to 256 characters" in short.json()["error"]
+    assert sign_up(url, "Maria").status_code == 201
+
+
+def test_sign_in_rotates_the_session_and_an_unknown_name_is_told_as_a_wrong_password(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = cookie_of(sign_up(url, "Eleni"))[SESSION_COOKIE].value
+    again = sign_in(url, "ELENI", cookies={SESSION_COOKIE: first})  # the folding finds the account
+    assert again.status_code == 200 and again.json()["name"] == "Eleni"
+    second = cookie_of(again)[SESSION_COOKIE].value
+    assert second != first and me(url, second).status_code == 200
+    assert me(url, first).status_code == 401  # the session the client came with ends: none is adopted (fixation)
+    checked: list[str] = []
+    verify = accounts_module._HASHER.verify
+    monkeypatch.setattr(accounts_module._HASHER, "verify", lambda p, h: checked.append(h) or verify(p, h))
+    wrong = sign_in(url, "Eleni", password="not her password")
+    unknown = sign_in(url, "Nobody", password="not her password")
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json() == {"error": "wrong name or password", "code": "signed_out"}
+    assert wrong.headers.get("set-cookie") is None and unknown.headers.get("set-cookie") is None
+    assert len(checked) == 2 and all(h.startswith("$argon2id$") for h in checked)  # the same work for both
+
+
+def test_a_write_with_the_cookie_needs_the_sessions_csrf_token(url: str) -> None:
+    made = sign_up(url, "Eleni")
+    token, csrf = cookie_of(made)[SESSION_COOKIE].value, made.json()["csrf"]
+    forged = httpx.delete(f"{url}/api/session", cookies={SESSION_COOKIE: token})
+    assert forged.status_code == 403 and forged.json()["code"] == "csrf"
+    wrong = httpx.delete(f"{url}/api/session", cookies={SESSION_COOKIE: token}, headers={"X-CSRF-Token": "x" * 32})
+    assert wrong.status_code == 403 and me(url, token).status_code == 200  # still signed in
+    out = httpx.delete(f"{url}/api/session", cookies={SESSION_COOKIE: token}, headers={"X-CSRF-Token": csrf})
+    assert out.status_code == 204 and 'biriba_session=""' in out.headers["set-cookie"]
+    assert me(url, token).status_code == 401
+    assert httpx.delete(f"{url}/api/session").status_code == 204  # signed out already: nothing to do
+
+
+def test_another_sites_page_cannot_sign_anyone_up_or_in(url: str) -> None:
+    evil = {"Origin": "https://evil.example"}
+    refused = sign_up(url, "Eleni", **evil)
+    assert refused.status_code == 403 and refused.json()["code"] == "csrf"
+    assert sign_up(url, "Eleni", Origin=url).status_code == 201  # this site's own page
+    forged = httpx.post(f"{url}/api/session", json={"name": "Eleni", "password": PASSWORD}, headers=evil)
+    assert forged.status_code == 403 and "set-cookie" not in forged.headers
+
+
+def test_sign_in_attempts_are_limited_per_name_and_per_address(url: str) -> None:
+    assert sign_up(url, "Eleni").status_code == 201
+    for _ in range(ATTEMPTS_PER_NAME):
+        assert sign_in(url, "Eleni", password="guessing again").status_code == 401
+    over = sign_in(url, "eleni")  # the right password, and the name as another case: the same name's count
+    assert over.status_code == 429 and over.json()["code"] == "quota" and int(over.headers["retry-after"]) > 0
+    for n in range(ATTEMPTS_PER_ADDRESS - ATTEMPTS_PER_NAME - 1):
+        assert sign_in(url, f"Someone{n}", password="guessing").status_code == 401
+    assert sign_in(url, "Anyone else").status_code == 429  # the address's count, whatever the name
+
+
+def test_the_openapi_document_describes_the_accounts_api(url: str) -> None:
+    paths = httpx.get(f"{url}/openapi.json").json()["paths"]
+    assert {"post"} <= set(paths["/api/accounts"]) and {"post", "delete"} <= set(paths["/api/session"])
+    assert "get" in paths["/api/me"]
+    assert Path(__file__).parents[1].joinpath("docs", "protocol.md").read_text().count("/api/session") >= 2
+
+
+def test_a_store_of_the_release_before_accounts_upgrades_with_its_match_in_play(db_url: str) -> None:
+    """Migration 0005 on a database that 0004 made, a match in play in it: the match stays whole, accounts work."""
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", async_url(db_url))
+    command.upgrade(config, "0004")
+
+    async def before() -> None:  # the release before: its own tables only
+        store = Store(create_async_engine(async_url(db_url)))
+        try:
+            await store.create_table(TableRow("old", "classic", {}, [SeatInfo("person", name="Ann")] * 4, "seed"))
+            await store.record_deal("old", 1, 2, ["7H", "8H"], version=1, totals=[0, 0])
+            await store.record_action("old", 2, 1, 3, "draw", version=2)
+        finally:
+            await store.close()
+
+    async def after() -> None:
+        store = await Store.open(db_url)  # upgrades to the head
+        try:
+            stored = await store.load("old")
+            assert stored is not None and stored.row.status == "playing" and stored.row.version == 2
+            assert stored.deals == [(1, 2, ["7H", "8H"])] and stored.actions == [(2, 1, 3, "draw", None)]
+            made = await Accounts(store, Quotas()).sign_up("Ann", PASSWORD, "address")
+            assert (await Accounts(store, Quotas()).who(made.token)) == (made.account, made.csrf)
+        finally:
+            await store.close()
+
+    asyncio.run(before())
+    asyncio.run(after())
