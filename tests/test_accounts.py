@@ -133,6 +133,43 @@ def test_a_write_with_the_cookie_needs_the_sessions_csrf_token(url: str) -> None
     assert httpx.delete(f"{url}/api/session").status_code == 204  # signed out already: nothing to do
 
 
+def test_a_new_password_ends_every_session_and_needs_the_present_one(url: str) -> None:
+    made = sign_up(url, "Eleni")
+    token, csrf = cookie_of(made)[SESSION_COOKIE].value, made.json()["csrf"]
+    other = cookie_of(sign_in(url, "Eleni"))[SESSION_COOKIE].value  # another device
+    change = f"{url}/api/me/password"
+    headers = {"X-CSRF-Token": csrf}
+    body = {"password": PASSWORD, "new_password": "a new passphrase"}
+    assert httpx.post(change, json=body, cookies={SESSION_COOKIE: token}).json()["code"] == "csrf"
+    wrong = httpx.post(
+        change, json={**body, "password": "not it at all"}, cookies={SESSION_COOKIE: token}, headers=headers
+    )
+    assert wrong.status_code == 401 and me(url, token).status_code == 200
+    changed = httpx.post(change, json=body, cookies={SESSION_COOKIE: token}, headers=headers)
+    assert changed.status_code == 200
+    assert me(url, token).status_code == me(url, other).status_code == 401  # every session, this one renewed
+    assert me(url, cookie_of(changed)[SESSION_COOKIE].value).status_code == 200
+    assert sign_in(url, "Eleni").status_code == 401 and sign_in(url, "Eleni", "a new passphrase").status_code == 200
+
+
+def test_an_account_exports_what_is_kept_of_it_and_deletes_itself(url: str) -> None:
+    made = sign_up(url, "Eleni")
+    token, csrf = cookie_of(made)[SESSION_COOKIE].value, made.json()["csrf"]
+    data = httpx.get(f"{url}/api/me/export", cookies={SESSION_COOKIE: token}).json()
+    assert data["format"] == "biriba-account/1" and data["name"] == "Eleni" and len(data["sessions"]) == 1
+    assert "argon2" not in str(data) and token not in str(data)  # no hash, no token
+    gone = f"{url}/api/me"
+    cookies = {SESSION_COOKIE: token}
+    assert httpx.request("DELETE", gone, json={"password": PASSWORD}, cookies=cookies).json()["code"] == "csrf"
+    headers = {"X-CSRF-Token": csrf}
+    wrong = httpx.request("DELETE", gone, json={"password": "not it at all"}, cookies=cookies, headers=headers)
+    assert wrong.status_code == 401 and me(url, token).status_code == 200
+    deleted = httpx.request("DELETE", gone, json={"password": PASSWORD}, cookies=cookies, headers=headers)
+    assert deleted.status_code == 204 and me(url, token).status_code == 401
+    assert sign_in(url, "Eleni").status_code == 401
+    assert sign_up(url, "eleni").status_code == 201  # the name is free again
+
+
 def test_another_sites_page_cannot_sign_anyone_up_or_in(url: str) -> None:
     evil = {"Origin": "https://evil.example"}
     refused = sign_up(url, "Eleni", **evil)
@@ -156,7 +193,8 @@ def test_sign_in_attempts_are_limited_per_name_and_per_address(url: str) -> None
 def test_the_openapi_document_describes_the_accounts_api(url: str) -> None:
     paths = httpx.get(f"{url}/openapi.json").json()["paths"]
     assert {"post"} <= set(paths["/api/accounts"]) and {"post", "delete"} <= set(paths["/api/session"])
-    assert "get" in paths["/api/me"]
+    assert {"get", "delete"} <= set(paths["/api/me"]) and "post" in paths["/api/me/password"]
+    assert "get" in paths["/api/me/export"]
     assert Path(__file__).parents[1].joinpath("docs", "protocol.md").read_text().count("/api/session") >= 2
 
 

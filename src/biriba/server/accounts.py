@@ -15,9 +15,10 @@ import hashlib
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from pwdlib import PasswordHash
-from sqlalchemy import Column, Float, ForeignKey, String, Table, delete, insert, select
+from sqlalchemy import Column, Float, ForeignKey, String, Table, delete, insert, select, update
 from sqlalchemy import exc as db_errors
 
 from .messages import TableError
@@ -60,6 +61,8 @@ _HASHER = PasswordHash.recommended()  # argon2id with the library's current cost
 #: The hash an unknown name's password is checked against, so that its answer takes as long as a known one's.
 _NOBODY = _HASHER.hash(secrets.token_urlsafe(16))
 WRONG = "wrong name or password"
+#: What ``GET /api/me/export`` answers.
+EXPORT_FORMAT = "biriba-account/1"
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,48 @@ class Accounts:
     async def sign_out(self, token: str) -> None:
         async with self.store.connect(write=True) as conn:
             await conn.execute(delete(sessions).where(sessions.c.token == token_hash(token)))
+
+    async def confirm(self, account: Account, password: str) -> None:
+        """The account's own password, asked again before a change that cannot be undone by a stolen session."""
+        async with self.store.connect() as conn:
+            hashed = (await conn.execute(select(accounts.c.password).where(accounts.c.id == account.id))).scalar()
+        if hashed is None or not await asyncio.to_thread(_HASHER.verify, password, hashed):
+            raise TableError("signed_out", "wrong password")
+
+    async def change_password(self, account: Account, password: str, new_password: str) -> SignedIn:
+        """A new password; every session of the account ends (a thief's too), and this client gets a new one."""
+        check_password(new_password)
+        await self.confirm(account, password)
+        hashed = await asyncio.to_thread(_HASHER.hash, new_password)
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=hashed))
+            await conn.execute(delete(sessions).where(sessions.c.account == account.id))
+        return await self._session(account)
+
+    async def delete(self, account: Account, password: str) -> None:
+        """The account and its sessions, gone; its name is free again."""
+        await self.confirm(account, password)
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(sessions).where(sessions.c.account == account.id))
+            await conn.execute(delete(accounts).where(accounts.c.id == account.id))
+
+    async def export(self, account: Account) -> dict[str, Any]:
+        """Everything kept of the account, as JSON data (no hash: neither the password's nor a session's)."""
+        async with self.store.connect() as conn:
+            row = (
+                await conn.execute(select(accounts.c.name, accounts.c.created).where(accounts.c.id == account.id))
+            ).one()
+            kept = await conn.execute(
+                select(sessions.c.created, sessions.c.expires)
+                .where(sessions.c.account == account.id)
+                .order_by(sessions.c.created)
+            )
+            return {
+                "format": EXPORT_FORMAT,
+                "name": row.name,
+                "created": row.created,
+                "sessions": [{"created": created, "expires": expires} for created, expires in kept],
+            }
 
 
 __all__ = ["Account", "Accounts", "SignedIn", "accounts", "sessions"]

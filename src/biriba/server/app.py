@@ -35,7 +35,7 @@ from starlette.routing import Match
 from .. import caches
 from ..bots import known_kinds
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
-from .accounts import SESSION_SECONDS, SignedIn
+from .accounts import SESSION_SECONDS, Account, SignedIn
 from .cluster import Cluster
 from .config import ServerConfig
 from .connection import FORBIDDEN_ORIGIN, NO_TABLE, TRY_AGAIN_LATER, Abortable, Connection
@@ -51,6 +51,8 @@ from .schema import (
     Health,
     Lobby,
     Me,
+    PasswordChange,
+    PasswordOnly,
     RulesCatalogue,
     Seated,
     SitDown,
@@ -333,28 +335,55 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         session = await hall(request).accounts.sign_in(body.name, body.password, client_address(request), old)
         return signed_in(response, request, session)
 
-    @app.delete("/api/session", status_code=204, responses={403: {"model": Error}, **ERRORS})
-    async def sign_out(request: Request) -> Response:
-        """Sign out: the session ends here and on every device that held its cookie.  A write made with the
-        cookie, so it carries the session's ``X-CSRF-Token``."""
-        token = request.cookies.get(SESSION_COOKIE)
-        found = await hall(request).accounts.who(token)
-        if found is not None and token is not None:
-            if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
-                raise TableError("csrf", "a write signed in with the cookie carries its X-CSRF-Token")
-            await hall(request).accounts.sign_out(token)
+    async def account_of(request: Request, write: bool = False) -> tuple[Account, str]:
+        """The account the session cookie signs in, and its CSRF token (401 if nobody); a write made with the
+        cookie must carry that token in ``X-CSRF-Token`` (403 without), which another site's page cannot read."""
+        found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
+        if found is None:
+            raise TableError("signed_out", "not signed in")
+        if write and not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
+            raise TableError("csrf", "a write signed in with the cookie carries its X-CSRF-Token")
+        return found
+
+    def signed_out() -> Response:
         response = Response(status_code=204)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
         return response
 
+    @app.delete("/api/session", status_code=204, responses={403: {"model": Error}, **ERRORS})
+    async def sign_out(request: Request) -> Response:
+        """Sign out: the session ends here and on every device that held its cookie (with ``X-CSRF-Token``)."""
+        token = request.cookies.get(SESSION_COOKIE)
+        if token is not None and await hall(request).accounts.who(token) is not None:
+            await account_of(request, write=True)
+            await hall(request).accounts.sign_out(token)
+        return signed_out()
+
     @app.get("/api/me", response_model=Me, responses={401: {"model": Error}, **ERRORS})
     async def me(request: Request) -> dict[str, Any]:
         """Who the session cookie signs in (401 if nobody), and the session's CSRF token for the page's writes."""
-        found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
-        if found is None:
-            raise TableError("signed_out", "not signed in")
-        account, csrf = found
+        account, csrf = await account_of(request)
         return {"name": account.name, "csrf": csrf}
+
+    @app.post("/api/me/password", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    async def change_password(request: Request, response: Response, body: PasswordChange) -> dict[str, Any]:
+        """A new password (the present one asked again): every session of the account ends, this one starts anew."""
+        account, _ = await account_of(request, write=True)
+        session = await hall(request).accounts.change_password(account, body.password, body.new_password)
+        return signed_in(response, request, session)
+
+    @app.delete("/api/me", status_code=204, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    async def delete_account(request: Request, body: PasswordOnly) -> Response:
+        """The account deleted (its password asked again), its sessions ended, its name free again."""
+        account, _ = await account_of(request, write=True)
+        await hall(request).accounts.delete(account, body.password)
+        return signed_out()
+
+    @app.get("/api/me/export", responses={401: {"model": Error}, **ERRORS})
+    async def export(request: Request) -> dict[str, Any]:
+        """Everything the server keeps of the account, as JSON (``biriba-account/1``)."""
+        account, _ = await account_of(request)
+        return await hall(request).accounts.export(account)
 
     @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:

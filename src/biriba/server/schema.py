@@ -179,7 +179,25 @@ class Credentials(BaseModel):
 
     model_config = Strict
     name: DisplayName
-    password: Annotated[str, Field(max_length=1024)]  # its length in characters is the accounts' to check
+    password: Password  # its length in characters is the accounts' to check
+
+
+Password = Annotated[str, Field(max_length=1024)]
+
+
+class PasswordChange(BaseModel):
+    """``POST /api/me/password``: the password now, and the new one."""
+
+    model_config = Strict
+    password: Password
+    new_password: Password
+
+
+class PasswordOnly(BaseModel):
+    """``DELETE /api/me``: the password, asked again."""
+
+    model_config = Strict
+    password: Password
 
 
 class Me(BaseModel):
