@@ -590,3 +590,47 @@ def test_the_game_installs_on_a_phone_from_its_manifest(browser: Browser, server
     errors = [e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]]
     assert [e for e in errors if e != "in-incognito"] == [], errors  # a test's browser context is always incognito
     context.close()
+
+
+def test_an_account_is_made_kept_across_a_reload_and_signed_out_and_in_on_the_page(
+    browser: Browser, server: str
+) -> None:
+    """Issue 52: sign-up and sign-in with a password in the lobby, in the reader's language; guests still play."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    page.click("#account-title")  # folded to a line until asked for
+    page.fill("#account-name", "Ελένη")
+    page.fill("#account-password", "short")
+    page.click("#sign-up")
+    page.wait_for_selector("#account-error:has-text('8 to 256 characters')")
+    page.fill("#account-password", "a long passphrase")
+    page.click("#sign-up")
+    page.wait_for_selector("[data-testid=signed-in]:has-text('Signed in as Ελένη')")
+    assert page.input_value("#name") == "Ελένη"  # the name to sit under
+    cookie = next(c for c in context.cookies() if c["name"] == "biriba_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+    assert page.evaluate("document.cookie") == ""  # no script reads the session
+    shot(page, "account-signed-in-phone")
+    page.reload()
+    page.wait_for_selector("[data-testid=signed-in]:has-text('Ελένη')")  # kept across a reload
+    page.click("#sign-out")
+    page.click("#account-title")
+    assert not [c for c in context.cookies() if c["name"] == "biriba_session"]
+    page.fill("#account-name", "ελένη")  # the same name, folded
+    page.fill("#account-password", "not her passphrase")
+    page.press("#account-password", "Enter")
+    page.wait_for_selector("#account-error:has-text('Wrong name or password.')")
+    page.fill("#account-password", "a long passphrase")
+    page.press("#account-password", "Enter")
+    page.wait_for_selector("[data-testid=signed-in]:has-text('Ελένη')")
+    greek = browser.new_context(viewport=PHONE, locale="el-GR", storage_state=context.storage_state())
+    other = greek.new_page()
+    other.goto(server + "/")
+    other.wait_for_selector("[data-testid=signed-in]:has-text('Συνδεθήκατε ως Ελένη')")  # the cookie, in Greek
+    shot(other, "account-signed-in-greek")
+    failed = "Failed to load resource: the server responded with a status of"
+    assert errors == [f"{failed} 422 (Unprocessable Entity)", f"{failed} 401 (Unauthorized)"]  # the two refused
+    greek.close()
+    context.close()

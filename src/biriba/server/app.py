@@ -359,11 +359,13 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             await hall(request).accounts.sign_out(token)
         return signed_out()
 
-    @app.get("/api/me", response_model=Me, responses={401: {"model": Error}, **ERRORS})
+    @app.get("/api/me", response_model=Me, responses=ERRORS)
     async def me(request: Request) -> dict[str, Any]:
-        """Who the session cookie signs in (401 if nobody), and the session's CSRF token for the page's writes."""
-        account, csrf = await account_of(request)
-        return {"name": account.name, "csrf": csrf}
+        """Who the session cookie signs in, and the session's CSRF token for the page's writes; nulls for a guest
+        (a guest is no error: the page asks at every visit)."""
+        found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
+        account, csrf = found if found is not None else (None, None)
+        return {"name": account.name if account else None, "csrf": csrf}
 
     @app.post("/api/me/password", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
     async def change_password(request: Request, response: Response, body: PasswordChange) -> dict[str, Any]:

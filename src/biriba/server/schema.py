@@ -201,10 +201,11 @@ class PasswordOnly(BaseModel):
 
 
 class Me(BaseModel):
-    """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``."""
+    """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``;
+    both null for a guest."""
 
-    name: str
-    csrf: str
+    name: str | None
+    csrf: str | None
 
 
 class Error(BaseModel):

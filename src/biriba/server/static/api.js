@@ -12,8 +12,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const options = { method, headers: { Accept: "application/json" } };
+async function request(method, path, body, headers = {}) {
+  const options = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -46,6 +46,10 @@ export const api = {
   replay: (id, deal, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay?deal=${deal}&step=${step}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  me: () => request("GET", "/api/me"),
+  signUp: (name, password) => request("POST", "/api/accounts", { name, password }),
+  signIn: (name, password) => request("POST", "/api/session", { name, password }),
+  signOut: (csrf) => request("DELETE", "/api/session", undefined, { "X-CSRF-Token": csrf }),
 };
 
 function get(key) {

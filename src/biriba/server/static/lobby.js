@@ -1,6 +1,7 @@
 // The lobby: the tables that are open or playing, with a Join per free seat,
 // and the form that creates a table; after creating, the invite link.
 
+import { accountPanel } from "./account.js";
 import { api, storeName, storeSeat, storedName, storedSeat } from "./api.js";
 import { $, clear, h } from "./dom.js";
 import { has, t } from "./i18n.js";
@@ -177,6 +178,7 @@ export function showLobby(page) {
       h("p", { class: "lead" }, t("lobby.lead")),
       nameField(),
     ),
+    accountPanel(),
     h(
       "div",
       { class: "lobby-grid" },

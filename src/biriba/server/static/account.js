@@ -1,0 +1,93 @@
+// Signing up, in and out (docs/protocol.md, "Accounts"): a panel in the lobby.  Guests play without one.
+
+import { api, storeName } from "./api.js";
+import { $, clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The account refusals in the reader's words: the server's codes mean other things at a table. */
+const REFUSALS = {
+  signed_out: "account.error.signed_out",
+  name_taken: "account.error.name_taken",
+  quota: "account.error.quota",
+  csrf: "account.error.csrf",
+  invalid: "account.error.invalid",
+};
+
+function refusal(error) {
+  return REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message;
+}
+
+/** The lobby's account panel: who is signed in, or the form to sign in or make an account. */
+export function accountPanel() {
+  const panel = h("section", { id: "account", class: "account", "aria-labelledby": "account-title" });
+  api
+    .me()
+    .then((me) => (me.name ? signedIn(panel, me) : signInForm(panel)))
+    .catch(() => signInForm(panel));
+  return panel;
+}
+
+function signedIn(panel, me) {
+  clear(panel);
+  const out = h("button", { type: "button", id: "sign-out" }, t("account.sign_out"));
+  const error = h("p", { class: "error-line", role: "alert" });
+  out.addEventListener("click", async () => {
+    try {
+      await api.signOut(me.csrf);
+      signInForm(panel);
+    } catch (failure) {
+      error.textContent = refusal(failure);
+    }
+  });
+  panel.append(h("p", { id: "account-title", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), out, error);
+  const name = $("#name");
+  if (name && !name.value.trim()) {
+    name.value = me.name; // the name to sit under, unless the player chose another
+    storeName(me.name);
+  }
+}
+
+function signInForm(panel) {
+  clear(panel);
+  const field = (id, label, attrs) =>
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t(label)), h("input", { id, required: true, ...attrs }));
+  const error = h("p", { class: "error-line", role: "alert", id: "account-error" });
+  const form = h(
+    "form",
+    { id: "account-form", class: "account-form", novalidate: true },
+    field("account-name", "account.name", { name: "username", type: "text", autocomplete: "username", maxlength: 30 }),
+    field("account-password", "account.password", {
+      name: "password",
+      type: "password",
+      autocomplete: "current-password",
+      minlength: 8,
+      maxlength: 256,
+    }),
+    error,
+    h(
+      "div",
+      { class: "row-actions" },
+      h("button", { type: "submit", id: "sign-in", class: "primary" }, t("account.sign_in")),
+      h("button", { type: "button", id: "sign-up" }, t("account.sign_up")),
+    ),
+  );
+  async function send(signUp) {
+    error.textContent = "";
+    const name = $("#account-name", form).value.trim();
+    const password = $("#account-password", form).value;
+    try {
+      signedIn(panel, await (signUp ? api.signUp(name, password) : api.signIn(name, password)));
+    } catch (failure) {
+      error.textContent = refusal(failure);
+    }
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(false);
+  });
+  $("#sign-up", form).addEventListener("click", () => send(true));
+  // folded to one line: the lobby's own business (a table) stays at the top of a phone's screen
+  panel.append(
+    h("details", { id: "account-open" }, h("summary", { id: "account-title" }, t("account.title")), h("p", { class: "help" }, t("account.help")), form),
+  );
+}
