@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import signal
 from typing import Any
 
 from biriba.cards import NAMES, deck_counts, parse_cards
@@ -123,3 +124,10 @@ def mid_deal(rules: Rules, seed: int, turns: int = 36) -> Any:
             session.play(you.choose(session.view(), session.legal()))
         else:
             session.step()
+
+
+def default_interrupt() -> None:
+    """A child's Ctrl-C as a terminal gives it (``preexec_fn``): in the full parallel run the test process may
+    hold SIGINT ignored (a library's doing), and a child started so ignores it too (POSIX), so that a SIGINT
+    sent to it would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

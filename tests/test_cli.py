@@ -21,7 +21,7 @@ from biriba.cli import main
 from biriba.match import Match
 from biriba.records import position_to_json
 from biriba.rules import CLASSIC, PRESETS, Rules
-from helpers import position
+from helpers import default_interrupt, position
 from serverkit import BIRIBA as SERVE
 from serverkit import server_process
 
@@ -429,7 +429,9 @@ def test_a_runs_json_says_what_the_run_was(
 def test_a_tournament_stopped_by_ctrl_c_says_its_pairs_are_kept_and_how_to_go_on(tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     command = [SERVE, "tournament", "greedy", "random", "--deals", "2000", "--state", str(state), "--jobs", "1"]
-    process = subprocess.Popen([*command, "--no-progress"], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*command, "--no-progress"], stderr=subprocess.PIPE, text=True, preexec_fn=default_interrupt
+    )
     for _ in range(600):  # until a pair is kept (at most a minute)
         if state.exists() and state.stat().st_size:
             break

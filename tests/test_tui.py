@@ -19,6 +19,7 @@ import pytest
 from pexpect.popen_spawn import PopenSpawn
 
 from biriba.replay import replay_record
+from helpers import default_interrupt
 
 BIRIBA = str(Path(sys.executable).with_name("biriba"))
 PROMPT = r"Your move \((?:draw|take|pass|meld|add|discard|, )+\) > "
@@ -32,17 +33,11 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data" / "matches"
 
 
-def _default_interrupt() -> None:
-    """Ctrl-C as a terminal gives it: the test process may have inherited SIGINT ignored (a library's
-    doing, in the full parallel run), and a child started so would ignore it too."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def spawn(*args: str, plain: bool = True) -> pexpect.spawn:
     env = dict(os.environ, COLUMNS="120", LINES="60", TERM="xterm")
     flags = ["--delay", "0", *(["--plain"] if plain else [])]
     child = pexpect.spawn(
-        BIRIBA, ["play", *flags, *args], env=env, encoding="utf-8", timeout=60, preexec_fn=_default_interrupt
+        BIRIBA, ["play", *flags, *args], env=env, encoding="utf-8", timeout=60, preexec_fn=default_interrupt
     )
     child.setwinsize(60, 120)
     return child

@@ -600,6 +600,7 @@ def test_an_account_is_made_kept_across_a_reload_and_signed_out_and_in_on_the_pa
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(server + "/")
+    page.wait_for_selector("#account-open")
     page.click("#account-title")  # folded to a line until asked for
     page.fill("#account-name", "Ελένη")
     page.fill("#account-password", "short")
@@ -616,6 +617,7 @@ def test_an_account_is_made_kept_across_a_reload_and_signed_out_and_in_on_the_pa
     page.reload()
     page.wait_for_selector("[data-testid=signed-in]:has-text('Ελένη')")  # kept across a reload
     page.click("#sign-out")
+    page.wait_for_selector("#account-open")  # the form again, once the server has ended the session
     page.click("#account-title")
     assert not [c for c in context.cookies() if c["name"] == "biriba_session"]
     page.fill("#account-name", "ελένη")  # the same name, folded

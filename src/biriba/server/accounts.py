@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pwdlib import PasswordHash
-from sqlalchemy import Column, Float, ForeignKey, String, Table, delete, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Index, String, Table, delete, insert, select, update
 from sqlalchemy import exc as db_errors
 
 from .messages import TableError
@@ -34,6 +36,10 @@ ATTEMPTS_PER_ADDRESS = 30
 ATTEMPT_WINDOW = 15 * 60.0
 #: Accounts one client address may make in an hour.
 SIGN_UPS_PER_HOUR = 5
+#: Password hashes one process works out at once (argon2id: 64 MiB and a core each, for a while).
+HASHES_AT_ONCE = 2
+#: The longest folding of a name that the store keeps (a name of 30 characters may fold to many more).
+FOLD_LENGTH = 200
 #: A password's least and greatest length, in characters (NIST SP 800-63B: at least 8, and room for a passphrase).
 PASSWORD_LENGTH = (8, 256)
 
@@ -56,6 +62,8 @@ sessions = Table(
     Column("created", Float, nullable=False),
     Column("expires", Float, nullable=False),
 )
+
+Index("sessions_by_account", sessions.c.account)
 
 _HASHER = PasswordHash.recommended()  # argon2id with the library's current costs
 #: The hash an unknown name's password is checked against, so that its answer takes as long as a known one's.
@@ -96,22 +104,30 @@ class Accounts:
     def __init__(self, store: Store, quotas: Quotas) -> None:
         self.store = store
         self.quotas = quotas
+        #: Password hashes at once: each holds 64 MiB and a core for a while, and the tables' threads come first.
+        self.hashing = asyncio.Semaphore(HASHES_AT_ONCE)
+
+    async def _hash(self, work: Callable[..., Any], *args: str) -> Any:
+        async with self.hashing:
+            return await asyncio.to_thread(work, *args)
 
     async def sign_up(self, name: str, password: str, address: str) -> SignedIn:
-        """A new account under ``name`` (a display name, checked by the schema), signed in at once."""
+        """A new account under ``name`` (a display name, checked by the schema), signed in at once.
+
+        Every attempt counts against the address, a taken name too: else sign-up would list the names that
+        have accounts for free."""
         check_password(password)
         fold, fold_upper = folds(name)
-        taken = TableError("name_taken", f"the name {name!r} (or one that looks like it) has an account")
-        async with self.store.connect() as conn:  # told before the quota and the hash's cost
-            if (
-                await conn.execute(
-                    select(accounts.c.id).where((accounts.c.fold == fold) | (accounts.c.fold_upper == fold_upper))
-                )
-            ).first():
-                raise taken
+        if max(len(fold), len(fold_upper)) > FOLD_LENGTH:
+            raise TableError("invalid", "this name is too long once its letters are written out; choose a shorter one")
         await self.quotas.charge(f"signup:{address}", SIGN_UPS_PER_HOUR, 3600.0, "quota", "too many new accounts")
-        hashed = await asyncio.to_thread(_HASHER.hash, password)
-        account = Account(secrets.token_urlsafe(12)[:16], name)
+        taken = TableError("name_taken", f"the name {name!r} (or one that looks like it) has an account")
+        async with self.store.connect() as conn:
+            clash = (accounts.c.fold == fold) | (accounts.c.fold_upper == fold_upper)
+            if (await conn.execute(select(accounts.c.id).where(clash))).first():
+                raise taken
+        hashed = await self._hash(_HASHER.hash, password)
+        account = Account(secrets.token_urlsafe(12), name)
         row = {"id": account.id, "name": name, "fold": fold, "fold_upper": fold_upper, "password": hashed}
         try:
             async with self.store.connect(write=True) as conn:
@@ -120,29 +136,51 @@ class Accounts:
             raise taken from None
         return await self._session(account)
 
+    async def _guess(self, fold: str, address: str) -> None:
+        """Refuse a password check of a name or from an address at its limit (429); nothing is counted yet."""
+        for key, most in ((f"signin:{address}", ATTEMPTS_PER_ADDRESS), (f"signin-name:{fold}", ATTEMPTS_PER_NAME)):
+            wait = await self.quotas.over(key, most, ATTEMPT_WINDOW)
+            if wait is not None:
+                raise TableError("quota", "too many tries: wait a while", retry_after=max(1, math.ceil(wait)))
+
+    async def _missed(self, fold: str, address: str) -> None:
+        """A wrong password: counted against the name and the address.  A right one counts nothing, so that
+        others' guesses cannot keep a person out once they know their password, beyond the name's limit."""
+        await self.quotas.take(f"signin:{address}", ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW)
+        await self.quotas.take(f"signin-name:{fold}", ATTEMPTS_PER_NAME, ATTEMPT_WINDOW)
+
     async def sign_in(self, name: str, password: str, address: str, old_token: str | None = None) -> SignedIn:
         """A new session for the name's account if the password is its own; any session the client had ends
         (a session is never adopted: fixation).  The same answer, in the same time, for an unknown name."""
-        await self.quotas.charge(f"signin:{address}", ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW, "quota", "too many tries")
         fold, _ = folds(name)
-        await self.quotas.charge(f"signin-name:{fold}", ATTEMPTS_PER_NAME, ATTEMPT_WINDOW, "quota", "too many tries")
+        await self._guess(fold, address)
         query = select(accounts.c.id, accounts.c.name, accounts.c.password)
         async with self.store.connect() as conn:
             row = (await conn.execute(query.where(accounts.c.fold == fold))).first()
         hashed = row.password if row is not None else _NOBODY
-        right = await asyncio.to_thread(_HASHER.verify, password, hashed)
+        right = await self._hash(_HASHER.verify, password, hashed)
         if row is None or not right:
+            await self._missed(fold, address)
             raise TableError("signed_out", WRONG)
         if old_token:
             await self.sign_out(old_token)
-        return await self._session(Account(row.id, row.name))
+        return await self._session(Account(row.id, row.name), hashed)
 
-    async def _session(self, account: Account) -> SignedIn:
+    async def _session(self, account: Account, hashed: str | None = None) -> SignedIn:
+        """A new session; with ``hashed``, only while the account's password is still the one just checked (a
+        change or a deletion meanwhile ends every session, and this one must not outlive it)."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         now = time.time()
         row = {"token": token_hash(token), "account": account.id, "csrf": csrf, "created": now}
-        async with self.store.connect(write=True) as conn:
-            await conn.execute(insert(sessions).values(**row, expires=now + SESSION_SECONDS))
+        try:
+            async with self.store.connect(write=True) as conn:
+                if hashed is not None:
+                    query = select(accounts.c.password).where(accounts.c.id == account.id).with_for_update()
+                    if (await conn.execute(query)).scalar() != hashed:
+                        raise TableError("signed_out", WRONG)
+                await conn.execute(insert(sessions).values(**row, expires=now + SESSION_SECONDS))
+        except db_errors.IntegrityError:  # the account was deleted meanwhile
+            raise TableError("signed_out", WRONG) from None
         return SignedIn(account, token, csrf)
 
     async def who(self, token: str | None) -> tuple[Account, str] | None:
@@ -164,39 +202,51 @@ class Accounts:
         async with self.store.connect(write=True) as conn:
             await conn.execute(delete(sessions).where(sessions.c.token == token_hash(token)))
 
-    async def confirm(self, account: Account, password: str) -> None:
-        """The account's own password, asked again before a change that cannot be undone by a stolen session."""
+    async def forget_expired(self) -> None:
+        """The sessions that have ended, deleted (the janitor's)."""
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(sessions).where(sessions.c.expires < time.time()))
+
+    async def confirm(self, account: Account, password: str, address: str) -> str:
+        """The account's own password, asked again before a change that a stolen session must not make; its
+        guesses are limited as a sign-in's are.  Returns the hash checked."""
+        fold = folds(account.name)[0]
+        await self._guess(fold, address)
         async with self.store.connect() as conn:
             hashed = (await conn.execute(select(accounts.c.password).where(accounts.c.id == account.id))).scalar()
-        if hashed is None or not await asyncio.to_thread(_HASHER.verify, password, hashed):
-            raise TableError("signed_out", "wrong password")
+        if hashed is None or not await self._hash(_HASHER.verify, password, hashed):
+            await self._missed(fold, address)
+            raise TableError("wrong_password", "wrong password")
+        return str(hashed)
 
-    async def change_password(self, account: Account, password: str, new_password: str) -> SignedIn:
+    async def change_password(self, account: Account, password: str, new_password: str, address: str) -> SignedIn:
         """A new password; every session of the account ends (a thief's too), and this client gets a new one."""
         check_password(new_password)
-        await self.confirm(account, password)
-        hashed = await asyncio.to_thread(_HASHER.hash, new_password)
+        await self.confirm(account, password, address)
+        hashed = await self._hash(_HASHER.hash, new_password)
         async with self.store.connect(write=True) as conn:
             await conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=hashed))
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
         return await self._session(account)
 
-    async def delete(self, account: Account, password: str) -> None:
+    async def delete(self, account: Account, password: str, address: str) -> None:
         """The account and its sessions, gone; its name is free again."""
-        await self.confirm(account, password)
+        await self.confirm(account, password, address)
         async with self.store.connect(write=True) as conn:
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything kept of the account, as JSON data (no hash: neither the password's nor a session's)."""
+        now = time.time()
         async with self.store.connect() as conn:
-            row = (
-                await conn.execute(select(accounts.c.name, accounts.c.created).where(accounts.c.id == account.id))
-            ).one()
+            query = select(accounts.c.name, accounts.c.created).where(accounts.c.id == account.id)
+            row = (await conn.execute(query)).first()
+            if row is None:  # deleted meanwhile
+                raise TableError("signed_out", "not signed in")
             kept = await conn.execute(
                 select(sessions.c.created, sessions.c.expires)
-                .where(sessions.c.account == account.id)
+                .where((sessions.c.account == account.id) & (sessions.c.expires >= now))
                 .order_by(sessions.c.created)
             )
             return {

@@ -302,8 +302,9 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     # ------------------------------------------------------------ accounts
     def signed_in(response: Response, request: Request, session: SignedIn) -> dict[str, Any]:
-        """Set the session cookie: not for scripts (HttpOnly), not sent by other sites' forms (Lax), Secure
-        over TLS (behind a proxy, the scheme it forwards: ``--forwarded-allow-ips``)."""
+        """Set the session cookie: not for scripts (HttpOnly), not sent with other sites' writes (Lax), Secure
+        over TLS (behind a proxy, the scheme it forwards: ``--forwarded-allow-ips``); the answer is never cached."""
+        response.headers["Cache-Control"] = "no-store"  # it holds the CSRF token
         response.set_cookie(
             SESSION_COOKIE,
             session.token,
@@ -324,7 +325,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def sign_up(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """A new account, signed in: the session cookie comes with the answer."""
         same_site(request)
-        session = await hall(request).accounts.sign_up(body.name, body.password, client_address(request))
+        the_hall = hall(request)
+        session = await the_hall.accounts.sign_up(body.name, body.password, client_address(request))
+        if old := request.cookies.get(SESSION_COOKIE):
+            await the_hall.accounts.sign_out(old)  # a session the client came with ends, as at sign-in
         return signed_in(response, request, session)
 
     @app.post("/api/session", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
@@ -355,14 +359,15 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         """Sign out: the session ends here and on every device that held its cookie (with ``X-CSRF-Token``)."""
         token = request.cookies.get(SESSION_COOKIE)
         if token is not None and await hall(request).accounts.who(token) is not None:
-            await account_of(request, write=True)
+            await account_of(request, write=True)  # the CSRF token checked
             await hall(request).accounts.sign_out(token)
         return signed_out()
 
     @app.get("/api/me", response_model=Me, responses=ERRORS)
-    async def me(request: Request) -> dict[str, Any]:
+    async def me(request: Request, response: Response) -> dict[str, Any]:
         """Who the session cookie signs in, and the session's CSRF token for the page's writes; nulls for a guest
         (a guest is no error: the page asks at every visit)."""
+        response.headers["Cache-Control"] = "no-store"  # the CSRF token: never kept by a cache
         found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
         account, csrf = found if found is not None else (None, None)
         return {"name": account.name if account else None, "csrf": csrf}
@@ -371,14 +376,15 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def change_password(request: Request, response: Response, body: PasswordChange) -> dict[str, Any]:
         """A new password (the present one asked again): every session of the account ends, this one starts anew."""
         account, _ = await account_of(request, write=True)
-        session = await hall(request).accounts.change_password(account, body.password, body.new_password)
+        accounts = hall(request).accounts
+        session = await accounts.change_password(account, body.password, body.new_password, client_address(request))
         return signed_in(response, request, session)
 
     @app.delete("/api/me", status_code=204, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
     async def delete_account(request: Request, body: PasswordOnly) -> Response:
         """The account deleted (its password asked again), its sessions ended, its name free again."""
         account, _ = await account_of(request, write=True)
-        await hall(request).accounts.delete(account, body.password)
+        await hall(request).accounts.delete(account, body.password, client_address(request))
         return signed_out()
 
     @app.get("/api/me/export", responses={401: {"model": Error}, **ERRORS})

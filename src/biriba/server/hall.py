@@ -416,7 +416,8 @@ class Hall:
                 await self.round()
 
     async def round(self) -> None:
-        """One round: keep watched tables from expiring, expire unclaimed ones, unload the idle, trim the caches."""
+        """One round: keep watched tables from expiring, expire unclaimed ones, unload the idle, trim the caches,
+        drop the quotas' old counts and the sessions that ended."""
         now = time.monotonic()
         await self.store.touch([tid for tid, live in self.live.items() if live.present()])
         for table_id in await self.store.expire(time.time() - self.config.unclaimed_after):
@@ -429,7 +430,8 @@ class Hall:
         if now >= self.collected + self.config.collect_every:
             self.collect()
 
-        self.quotas.forget_old(60)
+        self.quotas.forget_old()
+        await self.accounts.forget_expired()
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).

@@ -81,6 +81,7 @@ STATUS = {
     "signed_out": 401,
     "not_over": 403,
     "csrf": 403,
+    "wrong_password": 403,
     "no_table": 404,
     "taken": 409,
     "name_taken": 409,

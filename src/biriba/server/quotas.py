@@ -31,6 +31,7 @@ class Quotas:
     def __init__(self, cluster: Cluster | None = None) -> None:
         self.cluster = cluster
         self.counted: dict[str, deque[float]] = {}  # key: when its recent ones were counted (monotonic)
+        self.windows: dict[str, float] = {}  # key: its window, so that it is forgotten only once it has passed
 
     async def take(self, key: str, most: int, window: float) -> float | None:
         """Count one for ``key``: None while within its quota, else the seconds until one more may be.
@@ -55,6 +56,7 @@ class Quotas:
     def _take_here(self, key: str, most: int, window: float) -> float | None:
         now = time.monotonic()
         recent = self.counted.setdefault(key, deque())
+        self.windows[key] = window
         while recent and recent[0] <= now - window:
             recent.popleft()
         if len(recent) >= most:
@@ -62,11 +64,24 @@ class Quotas:
         recent.append(now)
         return None
 
-    def forget_old(self, longest: float) -> None:
-        """Drop the keys with nothing counted in the last ``longest`` seconds (the janitor's; no window is longer)."""
-        ended = time.monotonic() - longest
-        for key in [k for k, recent in self.counted.items() if not recent or recent[-1] <= ended]:
-            del self.counted[key]
+    def forget_old(self) -> None:
+        """Drop the keys with nothing counted within their own window (the janitor's): a sign-in's window is
+        15 minutes, a table's a minute."""
+        now = time.monotonic()
+        for key in [k for k, recent in self.counted.items() if not recent or recent[-1] <= now - self.windows[k]]:
+            del self.counted[key], self.windows[key]
+
+    async def over(self, key: str, most: int, window: float) -> float | None:
+        """Whether ``key`` is at its quota now, counting nothing: None if not, else the seconds until it is not."""
+        bus = self.cluster.bus if self.cluster is not None else None
+        if bus is not None and bus.connected:
+            try:
+                return await _over_in(bus.client, f"{PREFIX}:quota:{key}", most, window)
+            except Exception as exc:
+                LOG.warning("quotas: Redis did not answer (%s); counted in this process meanwhile", exc)
+        now = time.monotonic()
+        recent = [t for t in self.counted.get(key, ()) if t > now - window]
+        return recent[-most] + window - now if len(recent) >= most else None
 
 
 async def _take_in(redis: Any, name: str, most: int, window: float) -> float | None:
@@ -84,3 +99,10 @@ async def _take_in(redis: Any, name: str, most: int, window: float) -> float | N
         return None
     await redis.zrem(name, member)
     return max(0.0, float(oldest[0][1]) + window - now)
+
+
+async def _over_in(redis: Any, name: str, most: int, window: float) -> float | None:
+    """Whether the sorted set of times counted holds ``most`` within the window, counting nothing."""
+    now = time.time()
+    recent = await redis.zrangebyscore(name, now - window, "+inf", withscores=True)
+    return float(recent[-most][1]) + window - now if len(recent) >= most else None

@@ -174,15 +174,15 @@ class Seated(BaseModel):
     token: str
 
 
+Password = Annotated[str, Field(max_length=1024)]  # its length in characters is the accounts' to check
+
+
 class Credentials(BaseModel):
     """``POST /api/accounts`` (the name is a display name: one that can be read) and ``POST /api/session``."""
 
     model_config = Strict
     name: DisplayName
-    password: Password  # its length in characters is the accounts' to check
-
-
-Password = Annotated[str, Field(max_length=1024)]
+    password: Password
 
 
 class PasswordChange(BaseModel):

@@ -19,7 +19,7 @@ function refusal(error) {
 
 /** The lobby's account panel: who is signed in, or the form to sign in or make an account. */
 export function accountPanel() {
-  const panel = h("section", { id: "account", class: "account", "aria-labelledby": "account-title" });
+  const panel = h("section", { id: "account", class: "account" });
   api
     .me()
     .then((me) => (me.name ? signedIn(panel, me) : signInForm(panel)))
@@ -39,7 +39,8 @@ function signedIn(panel, me) {
       error.textContent = refusal(failure);
     }
   });
-  panel.append(h("p", { id: "account-title", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), out, error);
+  panel.setAttribute("aria-labelledby", "account-who");
+  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), out, error);
   const name = $("#name");
   if (name && !name.value.trim()) {
     name.value = me.name; // the name to sit under, unless the player chose another
@@ -87,6 +88,7 @@ function signInForm(panel) {
   });
   $("#sign-up", form).addEventListener("click", () => send(true));
   // folded to one line: the lobby's own business (a table) stays at the top of a phone's screen
+  panel.setAttribute("aria-labelledby", "account-title");
   panel.append(
     h("details", { id: "account-open" }, h("summary", { id: "account-title" }, t("account.title")), h("p", { class: "help" }, t("account.help")), form),
   );
