@@ -59,8 +59,14 @@ def fresh_venv(folder: Path, *requirement: str) -> Path:
     """A new virtual environment with ``pip install`` of ``requirement``; returns its bin folder."""
     run(sys.executable, "-m", "venv", folder)
     bin_ = folder / "bin"
-    run(bin_ / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirement)
+    pip_install(bin_, *requirement)
     return bin_
+
+
+def pip_install(bin_: Path, *requirement: str) -> None:
+    """``pip install``, leaving out the byte-compiling of every installed file (torch has thousands):
+    Python compiles what it imports as it imports it, as it would without pip's help."""
+    run(bin_ / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile", *requirement)
 
 
 def plays_a_tournament(bin_: Path, kind: str) -> bool:
@@ -248,7 +254,7 @@ def test_pip_install_biriba_train_trains_a_policy_and_plays_it(wheel: Path, tmp_
     says): examples/train_ppo.py trains a few hundred steps, and the policy plays as the bot kind policy:PATH."""
     folder = tmp_path / "train"
     bin_ = fresh_venv(folder, "torch==2.13.0")
-    run(bin_ / "python", "-m", "pip", "install", "--quiet", f"biriba[rl,train] @ {wheel.as_uri()}")
+    pip_install(bin_, f"biriba[rl,train] @ {wheel.as_uri()}")
     out = tmp_path / "ppo"
     example = ROOT / "examples" / "train_ppo.py"
     run(bin_ / "python", example, "--steps", "600", "--out", out, "--seed", "1", cwd=tmp_path, timeout=900)
