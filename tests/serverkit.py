@@ -103,6 +103,11 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes] | None = None, seco
     raise AssertionError("the server did not come up")
 
 
+#: A person's seat and a greedy bot's, as ``POST /api/tables`` takes them.
+PERSON = {"kind": "person"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
 def create_table(url: str, seats: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
     body = {"rules": settings.pop("rules", "classic"), "seats": seats, **settings}
     response = httpx.post(url + "/api/tables", json=body, timeout=10)

@@ -35,7 +35,7 @@ from biriba.server.app import SESSION_COOKIE
 from biriba.server.messages import TableError
 from biriba.server.quotas import Quotas
 from biriba.server.store import SeatInfo, Store, TableRow, async_url, migrate
-from serverkit import running_server
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, sit
 
 PASSWORD = "correct horse battery"
 
@@ -257,16 +257,81 @@ def test_the_limits_outlast_the_janitor_and_ended_sessions_are_deleted(db_url: s
     asyncio.run(main())
 
 
+def signed(made: httpx.Response) -> tuple[dict[str, str], dict[str, str]]:
+    """The cookies and headers of a cookie-authenticated write, from a sign-up's or sign-in's answer."""
+    return {SESSION_COOKIE: cookie_of(made)[SESSION_COOKIE].value}, {"X-CSRF-Token": made.json()["csrf"]}
+
+
+def test_a_seat_taken_signed_in_is_the_accounts_and_taken_back_on_another_device(url: str) -> None:
+    table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=5)["id"]
+    phone_cookies, phone_csrf = signed(sign_up(url, "Eleni"))
+    seat_0 = f"{url}/api/tables/{table}/seats/0"
+    forged = httpx.post(seat_0, json={"name": "Eleni"}, cookies=phone_cookies)
+    assert forged.status_code == 403 and forged.json()["code"] == "csrf"  # another site's page cannot seat her
+    sat = httpx.post(seat_0, json={"name": "Someone else"}, cookies=phone_cookies, headers=phone_csrf)
+    assert sat.status_code == 200, sat.text
+    phone_token = sat.json()["token"]
+    assert httpx.get(f"{url}/api/tables/{table}").json()["seats"][0]["name"] == "Eleni"  # the account's name
+    twice = httpx.post(
+        f"{url}/api/tables/{table}/seats/1", json={"name": "Eleni"}, cookies=phone_cookies, headers=phone_csrf
+    )
+    assert twice.status_code == 409 and "one seat each" in twice.json()["error"]
+    mine = httpx.get(f"{url}/api/me/seats", cookies=phone_cookies).json()["seats"]
+    assert mine == [{"table": table, "seat": 0, "name": "Eleni", "status": "open"}]
+    assert httpx.get(f"{url}/api/me/seats").status_code == 401
+
+    laptop_cookies, laptop_csrf = signed(sign_in(url, "Eleni"))
+    others_cookies, others_csrf = signed(sign_up(url, "Maria", **from_address(2)))
+    not_hers = httpx.post(f"{seat_0}/token", cookies=others_cookies, headers=others_csrf)
+    assert not_hers.status_code == 403 and not_hers.json()["code"] == "not_yours"
+    assert httpx.post(f"{seat_0}/token", cookies=laptop_cookies).json()["code"] == "csrf"
+
+    async def main() -> None:
+        async with Player(url, table, phone_token) as phone:
+            state = await phone.until(lambda m: m["type"] == "state")
+            assert state["seat"] == 0
+            back = httpx.post(f"{seat_0}/token", cookies=laptop_cookies, headers=laptop_csrf)
+            assert back.status_code == 200 and back.json()["seat"] == 0
+            watching = await phone.until(lambda m: m["type"] == "state" and m["seat"] is None)  # the phone watches
+            assert watching["table"]["seats"][0]["name"] == "Eleni"
+            async with Player(url, table, back.json()["token"]) as laptop:
+                assert (await laptop.until(lambda m: m["type"] == "state"))["seat"] == 0
+        async with Player(url, table, phone_token) as old:
+            assert (await old.until(lambda m: m["type"] == "error"))["code"] == "bad_token"
+
+    asyncio.run(main())
+
+
+def test_a_guest_who_signs_up_keeps_the_seat_they_hold(url: str) -> None:
+    table = create_table(url, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=5)["id"]
+    token = sit(url, table, 1, "Nikos")  # a guest
+    cookies, csrf = signed(sign_up(url, "Nikos"))
+    bind = f"{url}/api/me/seats"
+    wrong = httpx.post(bind, json={"table": table, "seat": 1, "token": "not the token"}, cookies=cookies, headers=csrf)
+    assert wrong.status_code == 400 and wrong.json()["code"] == "bad_token"
+    assert httpx.post(bind, json={"table": table, "seat": 1, "token": token}, cookies=cookies).json()["code"] == "csrf"
+    bound = httpx.post(bind, json={"table": table, "seat": 1, "token": token}, cookies=cookies, headers=csrf)
+    assert bound.status_code == 200 and bound.json() == {"table": table, "seat": 1, "name": "Nikos", "status": "open"}
+    assert httpx.get(bind, cookies=cookies).json()["seats"] == [bound.json()]
+    other_cookies, other_csrf = signed(sign_up(url, "Petros", **from_address(3)))
+    stolen = httpx.post(
+        bind, json={"table": table, "seat": 1, "token": token}, cookies=other_cookies, headers=other_csrf
+    )
+    assert stolen.status_code == 409  # bound already: the token alone does not move it to another account
+
+
 def test_the_openapi_document_describes_the_accounts_api(url: str) -> None:
     paths = httpx.get(f"{url}/openapi.json").json()["paths"]
     assert {"post"} <= set(paths["/api/accounts"]) and {"post", "delete"} <= set(paths["/api/session"])
     assert {"get", "delete"} <= set(paths["/api/me"]) and "post" in paths["/api/me/password"]
-    assert "get" in paths["/api/me/export"]
+    assert "get" in paths["/api/me/export"] and {"get", "post"} <= set(paths["/api/me/seats"])
+    assert "post" in paths["/api/tables/{table_id}/seats/{seat}/token"]
     assert Path(__file__).parents[1].joinpath("docs", "protocol.md").read_text().count("/api/session") >= 2
 
 
 def test_a_store_of_the_release_before_accounts_upgrades_with_its_match_in_play(db_url: str) -> None:
-    """Migration 0005 on a database that 0004 made, a match in play in it: the match stays whole, accounts work."""
+    """Migrations 0005 and 0006 on a database that 0004 made, a match in play in it: the match stays whole, accounts
+    work and its seats are bound to them."""
     config = Config()
     config.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
     config.set_main_option("sqlalchemy.url", async_url(db_url))
@@ -287,8 +352,16 @@ def test_a_store_of_the_release_before_accounts_upgrades_with_its_match_in_play(
             stored = await store.load("old")
             assert stored is not None and stored.row.status == "playing" and stored.row.version == 2
             assert stored.deals == [(1, 2, ["7H", "8H"])] and stored.actions == [(2, 1, 3, "draw", None)]
-            made = await Accounts(store, Quotas()).sign_up("Ann", PASSWORD, "address")
-            assert (await Accounts(store, Quotas()).who(made.token)) == (made.account, made.csrf)
+            accounts_ = Accounts(store, Quotas())
+            made = await accounts_.sign_up("Ann", PASSWORD, "address")
+            assert (await accounts_.who(made.token)) == (made.account, made.csrf)
+            seats = stored.row.seats
+            seats[0] = SeatInfo("person", name="Ann", token_hash="a seat's", account=made.account.id)
+            await store.save_seats("old", seats, "playing")  # the match's seat bound to the account (0006)
+            assert await accounts_.seats_of(made.account) == [
+                {"table": "old", "seat": 0, "name": "Ann", "status": "playing"}
+            ]
+            assert (await store.load("old")).row.seats[0].account == made.account.id  # type: ignore[union-attr]
         finally:
             await store.close()
 

@@ -36,7 +36,7 @@ from biriba.server.live import rebuild
 from biriba.server.store import Store
 from browserkit import Sockets, chromium
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import BIRIBA, Player, create_table, server_process, sit, ws_url
+from serverkit import BIRIBA, GREEDY, PERSON, Player, create_table, server_process, sit, ws_url
 from test_web_e2e import DESKTOP, play_my_turn, shot, sit_down, wait_my_turn, watch_errors
 
 pytestmark = [
@@ -50,8 +50,6 @@ pytestmark = [
 LEASE = 2.0
 #: Seconds of play in each test (the harm comes a third of the way in).
 PLAY = 16.0
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
 #: Seconds of play in the rolling restart's test: three processes stopped and started in turn, then new clients
 #: knock for AFTER_ROLL seconds more (nginx's old failure count kept a restarted process out for 5 s at least).
 ROLL_PLAY = 40.0

@@ -17,10 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from biriba.server.config import ServerConfig
-from serverkit import Player, create_table, deaf_watcher, serving, sit
-
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
+from serverkit import GREEDY, PERSON, Player, create_table, deaf_watcher, serving, sit
 
 
 def metric(url: str, name: str) -> float:

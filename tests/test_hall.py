@@ -13,10 +13,8 @@ from pathlib import Path
 import httpx
 
 from biriba.server.config import ServerConfig
-from serverkit import Player, create_table, serving, sit
+from serverkit import GREEDY, PERSON, Player, create_table, serving, sit
 
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
 BOTS = [GREEDY] * 4
 
 

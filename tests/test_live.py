@@ -13,10 +13,7 @@ from typing import Any
 import httpx
 
 from biriba.server.config import ServerConfig
-from serverkit import Player, create_table, running_server, serving, sit
-
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, serving, sit
 
 
 def eleni_and_nikos(url: str) -> tuple[dict[str, Any], str, str]:

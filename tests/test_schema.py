@@ -25,10 +25,7 @@ from biriba.server.config import ServerConfig
 from biriba.server.names import looks_alike
 from biriba.server.schema import chat_line, display_name
 from biriba.soak import random_option
-from serverkit import Player, create_table, running_server, sit
-
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, sit
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from browserkit import Sockets
-from serverkit import create_table, running_server, server_process
+from serverkit import GREEDY, PERSON, create_table, running_server, server_process
 from test_server import check_nothing_hidden
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -201,8 +201,6 @@ def test_two_people_in_two_browsers_each_see_only_their_own_hand(browser: Browse
 
 
 # ------------------------------------------------------- beyond playing
-PERSON = {"kind": "person"}
-GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -636,3 +634,37 @@ def test_an_account_is_made_kept_across_a_reload_and_signed_out_and_in_on_the_pa
     assert errors == [f"{failed} 422 (Unprocessable Entity)", f"{failed} 401 (Unauthorized)"]  # the two refused
     greek.close()
     context.close()
+
+
+def account_form(page: Page, name: str, password: str, button: str) -> None:
+    """In the lobby's account panel, unfolded: the name and password, sent with ``button`` (sign-in or sign-up)."""
+    page.goto(page.url.split("/t/")[0].rstrip("/") + "/")
+    page.click("#account-title")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click(button)
+
+
+def test_a_guest_who_signs_up_keeps_the_seat_and_takes_it_back_on_another_phone(browser: Browser, server: str) -> None:
+    """Issue 52: the seat a guest holds is bound to the account they make; signed in on another device, the
+    table's link seats them there, and the lobby lists the seat."""
+    table = create_table(server, [PERSON, PERSON, GREEDY, GREEDY], bot_delay=5)["id"]
+    phone = seated_page(browser, server, table, 1, "Nikos", PHONE)
+    errors = watch_errors(phone)
+    account_form(phone, "Nikos", "a long passphrase", "#sign-up")
+    listed = "[data-testid=my-seat]:has-text('Your seat 2 at a table (waiting for players)')"
+    phone.wait_for_selector(listed)  # bound at sign-up
+    shot(phone, "account-seat-listed-phone")
+    other = browser.new_context(viewport=PHONE, locale="en-US")
+    tablet = other.new_page()
+    other_errors = watch_errors(tablet)
+    tablet.goto(server + "/")
+    account_form(tablet, "nikos", "a long passphrase", "#sign-in")
+    tablet.click(listed)
+    tablet.wait_for_selector("[data-testid=player][data-seat='1'].me", timeout=30_000)  # taken back here
+    shot(tablet, "account-seat-taken-back-phone")
+    held = httpx.get(f"{server}/api/tables/{table}").json()["seats"][1]
+    assert held["name"] == "Nikos" and held["connected"]
+    assert errors == [] and other_errors == []
+    other.close()
+    phone.context.close()

@@ -1027,6 +1027,7 @@ EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
 #: The server's refusal codes a player can meet (docs/protocol.md), said in the reader's language.
 ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store", "moving"]
 ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale", "broken", "too_many"]
+ERROR_CODES += ["not_yours"]
 BY = ["clock", "absent", "handed", "left"]
 
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
@@ -1045,6 +1046,7 @@ DYNAMIC: dict[str, list[str]] = {
     "`option.${name}.help`": [f"option.{o}.help" for o in OPTION_NAMES],
     "`value.${word}`": [f"value.{w}" for w in ("true", "false", "none")],
     "`status.${status}`": [f"status.{s}" for s in ("open", "playing", "over")],
+    "`status.${held.status}`": [f"status.{s}" for s in ("open", "playing")],  # a seat bound to an account
     '`pace.${String(v).replace(".", "_")}`': ["pace.0", "pace.0_5", "pace.1", "pace.2", "pace.4"],
     "`action.${spec.id}`": [f"action.{a}" for a in ("draw", "take", "pass", "meld", "add", "discard")],
     "`meld.${info.kind}`": ["meld.run", "meld.set", "meld.wild"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import math
 import secrets
 import time
@@ -26,7 +27,7 @@ from sqlalchemy import exc as db_errors
 from .messages import TableError
 from .names import folds
 from .quotas import Quotas
-from .store import Store, metadata
+from .store import Store, metadata, players, tables
 
 #: How long a session lasts without signing in again (seconds).
 SESSION_SECONDS = 30 * 24 * 3600.0
@@ -235,6 +236,26 @@ class Accounts:
         async with self.store.connect(write=True) as conn:
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
+
+    async def seats_of(self, account: Account) -> list[dict[str, Any]]:
+        """The seats bound to the account at tables not yet over, the most recently active first."""
+        query = (
+            select(players.c.table_id, players.c.seat, tables.c.seats, tables.c.status)
+            .join(tables, tables.c.id == players.c.table_id)
+            .where((players.c.account == account.id) & tables.c.status.in_(("open", "playing")))
+            .order_by(tables.c.touched.desc())
+        )
+        async with self.store.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            {
+                "table": row.table_id,
+                "seat": row.seat,
+                "name": json.loads(row.seats)[row.seat]["name"],
+                "status": row.status,
+            }
+            for row in rows
+        ]
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything kept of the account, as JSON data (no hash: neither the password's nor a session's)."""

@@ -45,6 +45,8 @@ from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
 from .replays import CACHE_CONTROL, Kept
 from .schema import (
+    BoundSeat,
+    BoundSeats,
     CreateTable,
     Credentials,
     Error,
@@ -55,6 +57,7 @@ from .schema import (
     PasswordOnly,
     RulesCatalogue,
     Seated,
+    SeatHeld,
     SitDown,
     TableInfo,
     refusal,
@@ -244,9 +247,25 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def sit(
         request: Request, table_id: TableId, seat: Annotated[int, PathParam(ge=0, le=5)], body: SitDown
     ) -> dict[str, Any]:
-        """Sit down at a person's free seat under a name; the token that comes back is the seat's key."""
+        """Sit down at a person's free seat under a name; the token that comes back is the seat's key.  Signed in
+        (with ``X-CSRF-Token``), the seat is bound to the account and sits under its name."""
         live = await live_table(request, table_id)
-        return {"seat": seat, "token": await live.sit(seat, body.name)}
+        if await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE)) is None:
+            return {"seat": seat, "token": await live.sit(seat, body.name)}
+        account, _ = await account_of(request, write=True)
+        return {"seat": seat, "token": await live.sit(seat, account.name, account.id)}
+
+    @app.post(
+        "/api/tables/{table_id}/seats/{seat}/token",
+        response_model=Seated,
+        responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS},
+    )
+    async def take_back(request: Request, table_id: TableId, seat: Annotated[int, PathParam(ge=0, le=5)]) -> Any:
+        """A new token for a seat bound to the signed-in account, on the device they are on now: the old token
+        is void, and a connection made with it watches from then on."""
+        account, _ = await account_of(request, write=True)
+        live = await live_table(request, table_id)
+        return {"seat": seat, "token": await live.take_back(seat, account.id)}
 
     @app.get("/api/tables/{table_id}/record", responses={403: {"model": Error}, **ERRORS})
     async def record(request: Request, table_id: TableId) -> Response:
@@ -371,6 +390,22 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
         account, csrf = found if found is not None else (None, None)
         return {"name": account.name if account else None, "csrf": csrf}
+
+    @app.get("/api/me/seats", response_model=BoundSeats, responses={401: {"model": Error}, **ERRORS})
+    async def my_seats(request: Request) -> dict[str, Any]:
+        """The seats bound to the signed-in account at tables not yet over (``.../token`` takes one back)."""
+        account, _ = await account_of(request)
+        return {"seats": await hall(request).accounts.seats_of(account)}
+
+    @app.post(
+        "/api/me/seats", response_model=BoundSeat, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS}
+    )
+    async def bind_seat(request: Request, body: SeatHeld) -> dict[str, Any]:
+        """Bind a seat this device holds (its token) to the signed-in account: a guest who signs up keeps it."""
+        account, _ = await account_of(request, write=True)
+        live = await live_table(request, body.table)
+        await live.bind(body.seat, body.token, account.id)
+        return {"table": body.table, "seat": body.seat, "name": live.row.seats[body.seat].name, "status": live.status()}
 
     @app.post("/api/me/password", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
     async def change_password(request: Request, response: Response, body: PasswordChange) -> dict[str, Any]:

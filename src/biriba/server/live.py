@@ -347,6 +347,8 @@ class LiveTable:
             "act": self._act,
             "next": self._next_deal,
             "sit": self._sit,
+            "bind": self._bind,
+            "take_back": self._take_back,
             "hand_over": self._hand_over,
             "give_up": self._give_up,
         }
@@ -482,8 +484,8 @@ class LiveTable:
                 raise TableError("over", "the match is over: the seat is yours in its record")
             if self.row.seats[seat].token_hash is None:
                 raise TableError("spectator", "that seat is free already")  # a second leave, come the long way
-            seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
-            name, seats[seat].name, seats[seat].token_hash = seats[seat].name, None, None
+            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            name, seats[seat].name, seats[seat].token_hash, seats[seat].account = seats[seat].name, None, None, None
             await self._save_seats(seats)
             left = {**self.row.settings.get("left", {}), str(seat): name}  # the seat's info says who left it
             await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat}), "left": left})
@@ -534,32 +536,76 @@ class LiveTable:
         """A chat line said here or on another process: kept for who joins, and sent to this process's clients."""
         self.audience.say(line)
 
-    async def sit(self, seat: int, name: str) -> str:
-        """Take a person's free seat under ``name``; returns the seat's token, made here: the owner is sent its
-        hash only, so that no token ever crosses the bus between the processes."""
+    async def sit(self, seat: int, name: str, account: str | None = None) -> str:
+        """Take a person's free seat under ``name`` (bound to ``account`` if one is signed in); returns the seat's
+        token, made here: the owner is sent its hash only, so that no token ever crosses the bus between the
+        processes."""
         token = secrets.token_urlsafe(24)
-        await self._run("sit", {"seat": seat, "name": name, "digest": token_hash(token)})
+        await self._run("sit", {"seat": seat, "name": name, "digest": token_hash(token), "account": account})
         return token
 
-    async def _sit(self, seat: int, name: str, digest: str) -> None:
+    async def bind(self, seat: int, token: str, account: str) -> None:
+        """Bind the seat that ``token`` holds to ``account``: a guest who signs up keeps their seat."""
+        await self._run("bind", {"seat": seat, "digest": token_hash(token), "account": account})
+
+    async def take_back(self, seat: int, account: str) -> str:
+        """A new token for a seat bound to ``account``, for the device its person is on now: the old one is void,
+        and a connection made with it watches from then on."""
+        token = secrets.token_urlsafe(24)
+        await self._run("take_back", {"seat": seat, "digest": token_hash(token), "account": account})
+        return token
+
+    def _person_seat(self, seat: int) -> SeatInfo:
+        if not 0 <= seat < len(self.row.seats):
+            raise TableError("bad_request", f"a seat is 0..{len(self.row.seats) - 1}")
+        info = self.row.seats[seat]
+        if info.kind != "person":
+            raise TableError("bad_request", "that seat is a bot's")
+        return info
+
+    def _held_by(self, account: str) -> int | None:
+        return next((n for n, s in enumerate(self.row.seats) if s.account == account), None)
+
+    async def _sit(self, seat: int, name: str, digest: str, account: str | None = None) -> None:
         async with self.lock:
             self._own()
-            if not 0 <= seat < len(self.row.seats):
-                raise TableError("bad_request", f"a seat is 0..{len(self.row.seats) - 1}")
-            info = self.row.seats[seat]
-            if info.kind != "person":
-                raise TableError("bad_request", "that seat is a bot's")
-            if info.token_hash is not None:
+            if self._person_seat(seat).token_hash is not None:
                 raise TableError("taken", "that seat is taken")
+            if account is not None and (held := self._held_by(account)) is not None:
+                raise TableError("taken", f"your account holds seat {held} at this table already: one seat each")
             if any(s.kind == "person" and s.name and looks_alike(s.name, name) for s in self.row.seats):
                 raise TableError("name_taken", f"{name!r} looks like a name already at this table: choose another")
-            seats = [SeatInfo(**s.to_data()) for s in self.row.seats]
-            seats[seat].name, seats[seat].token_hash = name, digest
+            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats[seat].name, seats[seat].token_hash, seats[seat].account = name, digest, account
             await self._save_seats(seats)
             if str(seat) in self.row.settings.get("left", {}):
                 left = {k: v for k, v in self.row.settings["left"].items() if k != str(seat)}
                 await self._save_settings({**self.row.settings, "left": left})
             self.audience.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
+            await self.tell_all()
+
+    async def _bind(self, seat: int, digest: str, account: str) -> None:
+        async with self.lock:
+            self._own()
+            info = self._person_seat(seat)
+            if info.token_hash is None or not secrets.compare_digest(info.token_hash, digest):
+                raise TableError("bad_token", "this token is not a seat's token at this table")
+            if info.account == account:
+                return
+            if info.account is not None or self._held_by(account) is not None:
+                raise TableError("taken", "that seat, or another at this table, is bound to an account already")
+            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats[seat].account = account
+            await self._save_seats(seats)
+
+    async def _take_back(self, seat: int, digest: str, account: str) -> None:
+        async with self.lock:
+            self._own()
+            if self._person_seat(seat).account != account:
+                raise TableError("not_yours", "that seat is not bound to your account")
+            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats[seat].token_hash = digest
+            await self._save_seats(seats)
             await self.tell_all()
 
     # ----------------------------------------------------------- driving
@@ -679,7 +725,7 @@ class LiveTable:
             if op.get("by") is not None:
                 self.played_for[event.number] = op["by"]
         elif kind == "seats":
-            self._set_seats([SeatInfo(**s) for s in op["seats"]])
+            self._set_seats([SeatInfo.from_data(s) for s in op["seats"]])
         elif kind == "settings":
             self._set_settings(op["settings"])
         elif kind == "broken":

@@ -82,6 +82,7 @@ STATUS = {
     "not_over": 403,
     "csrf": 403,
     "wrong_password": 403,
+    "not_yours": 403,
     "no_table": 404,
     "taken": 409,
     "name_taken": 409,

@@ -200,6 +200,30 @@ class PasswordOnly(BaseModel):
     password: Password
 
 
+class SeatHeld(BaseModel):
+    """``POST /api/me/seats``: a seat this device holds (its token), to be bound to the signed-in account."""
+
+    model_config = Strict
+    table: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    seat: int = Field(ge=0, le=5)
+    token: str = Field(min_length=1, max_length=64)
+
+
+class BoundSeat(BaseModel):
+    """A seat bound to the signed-in account at a table not yet over: the page takes it back from any device."""
+
+    table: str
+    seat: int
+    name: str | None
+    status: str
+
+
+class BoundSeats(BaseModel):
+    """``GET /api/me/seats``."""
+
+    seats: list[BoundSeat]
+
+
 class Me(BaseModel):
     """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``;
     both null for a guest."""

@@ -25,19 +25,25 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
     bindparam,
+    column,
+    delete,
     event,
     func,
+    insert,
+    literal,
     select,
     text,
     update,
 )
 from sqlalchemy import exc as db_errors
+from sqlalchemy import table as table_clause
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
@@ -96,6 +102,17 @@ health = Table(
     Column("id", Integer, primary_key=True),  # one row, 1
     Column("checked", Float, nullable=False),  # when a server last wrote it (``/healthz``)
 )
+#: Which account holds which seat (from the seats' ``account``, kept with them in one transaction): a player's
+#: tables and matches, found without reading every table's seats.
+players = Table(
+    "players",
+    metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+)
+Index("players_by_account", players.c.account)
+_account_ids = table_clause("accounts", column("id"))  # the accounts' ids (the table is server/accounts.py's)
 actions = Table(
     "actions",
     metadata,
@@ -178,9 +195,21 @@ class SeatInfo:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    account: str | None = None  # the account the seat is bound to: its person takes it back from any device
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash}
+        data = {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash}
+        if self.account is not None:  # only where there is one: a process of the release before reads the rest
+            data["account"] = self.account
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> SeatInfo:
+        """A seat as stored or sent between processes; a field a later release adds is left out, not an error."""
+        return cls(**{name: data[name] for name in _SEAT_FIELDS if name in data})
+
+
+_SEAT_FIELDS = ("kind", "bot", "name", "token_hash", "account")
 
 
 @dataclass
@@ -415,7 +444,9 @@ class Store:
     async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str, epoch: int | None = None) -> None:
         """The seats after a person sat down (the table is claimed from then on)."""
         seats_json = json.dumps([s.to_data() for s in seats])
-        await self._fenced_update(table_id, epoch, seats=seats_json, status=status, claimed=1, touched=time.time())
+        values = {"seats": seats_json, "status": status, "claimed": 1, "touched": time.time()}
+        held = [(seat, info.account) for seat, info in enumerate(seats) if info.account]
+        await self._fenced_update(table_id, epoch, players_held=held, **values)
 
     async def save_settings(self, table_id: str, settings: dict[str, Any], epoch: int | None = None) -> None:
         """A table's settings changed (its rematch's id, once asked for; the seats handed to the stand-in)."""
@@ -425,12 +456,22 @@ class Store:
         """A table's status set apart from its moves (``broken``: stopped by a fault of the server)."""
         await self._fenced_update(table_id, epoch, status=status)
 
-    async def _fenced_update(self, table_id: str, epoch: int | None, **values: Any) -> None:
+    async def _fenced_update(
+        self, table_id: str, epoch: int | None, players_held: list[tuple[int, str]] | None = None, **values: Any
+    ) -> None:
+        """Update the table's row unless another process has taken it over; ``players_held``: the seats bound to
+        accounts now (:data:`players`), in the same transaction.  An account deleted since is left out."""
         where = tables.c.id == table_id
         if epoch is not None:
             where &= tables.c.epoch == epoch
         async with self._connect(write=True) as conn:
             changed = (await conn.execute(update(tables).where(where).values(**values))).rowcount
+            if players_held is not None and (changed == 1 or epoch is None):
+                await conn.execute(delete(players).where(players.c.table_id == table_id))
+                for seat, account in players_held:
+                    held = select(literal(table_id, String), literal(seat, Integer), _account_ids.c.id)
+                    held = held.where(_account_ids.c.id == account)
+                    await conn.execute(insert(players).from_select(["table_id", "seat", "account"], held))
         if epoch is not None and changed != 1:
             self.fenced += 1
             raise Fenced(table_id, epoch)
@@ -733,7 +774,7 @@ def _table_row(data: Any) -> TableRow:
         id=data["id"],
         rules=json.loads(data["rules"]),
         settings=json.loads(data["settings"]),
-        seats=[SeatInfo(**s) for s in json.loads(data["seats"])],
+        seats=[SeatInfo.from_data(s) for s in json.loads(data["seats"])],
         seed=data["seed"],
         status=data["status"],
         version=data["version"],

@@ -33,14 +33,25 @@ function signedIn(panel, me) {
   const error = h("p", { class: "error-line", role: "alert" });
   out.addEventListener("click", async () => {
     try {
-      await api.signOut(me.csrf);
+      await api.signOut();
       signInForm(panel);
     } catch (failure) {
       error.textContent = refusal(failure);
     }
   });
+  const seats = h("ul", { id: "account-seats", class: "account-seats" });
   panel.setAttribute("aria-labelledby", "account-who");
-  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), out, error);
+  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), seats, out, error);
+  api
+    .mySeats()
+    .then((answer) => {
+      for (const held of answer.seats) {
+        const href = `/t/${encodeURIComponent(held.table)}`;
+        const words = t("account.seat", { n: held.seat + 1, status: t(`status.${held.status}`) });
+        seats.append(h("li", {}, h("a", { href, "data-link": true, "data-testid": "my-seat" }, words)));
+      }
+    })
+    .catch(() => {}); // the list is a convenience: the panel works without it
   const name = $("#name");
   if (name && !name.value.trim()) {
     name.value = me.name; // the name to sit under, unless the player chose another

@@ -12,8 +12,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Who is signed in ({name, csrf}, nulls for a guest), asked once a page load and renewed at sign in, up and out. */
+let session = null;
+function signedIn() {
+  session = session || request("GET", "/api/me").catch(() => ({ name: null, csrf: null }));
+  return session;
+}
+
 async function request(method, path, body, headers = {}) {
   const options = { method, headers: { Accept: "application/json", ...headers } };
+  if (method !== "GET" && path !== "/api/me") {
+    const me = await signedIn(); // a write the cookie signs carries the session's CSRF token
+    if (me.csrf && !options.headers["X-CSRF-Token"]) options.headers["X-CSRF-Token"] = me.csrf;
+  }
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -46,11 +57,29 @@ export const api = {
   replay: (id, deal, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay?deal=${deal}&step=${step}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
-  me: () => request("GET", "/api/me"),
-  signUp: (name, password) => request("POST", "/api/accounts", { name, password }),
-  signIn: (name, password) => request("POST", "/api/session", { name, password }),
-  signOut: (csrf) => request("DELETE", "/api/session", undefined, { "X-CSRF-Token": csrf }),
+  me: () => signedIn(),
+  async signUp(name, password) {
+    return signedInAs(await request("POST", "/api/accounts", { name, password }));
+  },
+  async signIn(name, password) {
+    return signedInAs(await request("POST", "/api/session", { name, password }));
+  },
+  async signOut() {
+    await request("DELETE", "/api/session");
+    session = Promise.resolve({ name: null, csrf: null });
+  },
+  mySeats: () => request("GET", "/api/me/seats"),
+  bindSeat: (table, seat, token) => request("POST", "/api/me/seats", { table, seat, token }),
+  takeBack: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/token`),
 };
+
+/** A sign-up's or sign-in's answer: the session from now on, and the seats this browser holds bound to it (a
+ * guest who signs up keeps their seats).  A seat that cannot be bound (its table gone) is left as it is. */
+async function signedInAs(me) {
+  session = Promise.resolve(me);
+  await Promise.allSettled(storedSeats().map(([table, held]) => api.bindSeat(table, held.seat, held.token)));
+  return me;
+}
 
 function get(key) {
   try {
@@ -78,6 +107,20 @@ export function storedSeat(tableId) {
   } catch {
     return null;
   }
+}
+/** Every seat this browser holds: [tableId, {token, seat, name}]. */
+export function storedSeats() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      const held = key && key.startsWith("biriba.seat.") ? storedSeat(key.slice("biriba.seat.".length)) : null;
+      if (held) out.push([key.slice("biriba.seat.".length), held]);
+    }
+  } catch {
+    /* private mode: nothing kept */
+  }
+  return out;
 }
 export function storeSeat(tableId, data) {
   set(`biriba.seat.${tableId}`, data ? JSON.stringify(data) : null);

@@ -4,7 +4,7 @@
 
 import { $, clear, h } from "./dom.js";
 import { LANGUAGES, language, onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
-import { storedSeat } from "./api.js";
+import { api, storeSeat, storedSeat } from "./api.js";
 import { showLobby } from "./lobby.js";
 import { showChooser } from "./join.js";
 import { showTable } from "./table/index.js";
@@ -70,11 +70,29 @@ function route() {
     const id = decodeURIComponent(match[1]);
     if (params.has("replay")) cleanup = showReplay(page, id, params);
     else if (storedSeat(id) || params.has("watch")) cleanup = showTable(page, id, params.has("watch") && !storedSeat(id));
-    else cleanup = showChooser(page, id);
+    else {
+      cleanup = showChooser(page, id);
+      takeBack(id, path);
+    }
   } else if (path === "/") {
     cleanup = showLobby(page);
   } else {
     view.append(h("section", { class: "panel narrow" }, h("h1", {}, t("error.no_page")), h("p", {}, h("a", { href: "/", "data-link": true }, t("nav.lobby")))));
+  }
+}
+
+/** Signed in, a seat bound to the account at table ``id`` is taken back on this device, and the table shown. */
+async function takeBack(id, path) {
+  try {
+    const me = await api.me();
+    if (!me.name) return;
+    const held = (await api.mySeats()).seats.find((seat) => seat.table === id);
+    if (!held) return;
+    const answer = await api.takeBack(id, held.seat);
+    storeSeat(id, { token: answer.token, seat: answer.seat, name: held.name });
+    if (location.pathname.replace(/\/+$/, "") === path && !new URLSearchParams(location.search).has("watch")) route();
+  } catch (error) {
+    console.warn("the seat could not be taken back", error);
   }
 }
 
