@@ -237,6 +237,13 @@ class Accounts:
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
 
+    async def find(self, name: str) -> Account | None:
+        """The account of a name (folded as at sign-up), for its public profile."""
+        async with self.store.connect() as conn:
+            query = select(accounts.c.id, accounts.c.name).where(accounts.c.fold == folds(name)[0])
+            row = (await conn.execute(query)).first()
+        return Account(row.id, row.name) if row is not None else None
+
     async def seats_of(self, account: Account) -> list[dict[str, Any]]:
         """The seats bound to the account at tables not yet over, the most recently active first."""
         query = (

@@ -43,6 +43,7 @@ from .hall import Hall, address_key
 from .live import LiveTable
 from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
+from .ratings import LEADERBOARD_MATCHES
 from .replays import CACHE_CONTROL, Kept
 from .schema import (
     BoundSeat,
@@ -51,10 +52,12 @@ from .schema import (
     Credentials,
     Error,
     Health,
+    Leaderboard,
     Lobby,
     Me,
     PasswordChange,
     PasswordOnly,
+    Profile,
     RulesCatalogue,
     Seated,
     SeatHeld,
@@ -390,6 +393,25 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
         account, csrf = found if found is not None else (None, None)
         return {"name": account.name if account else None, "csrf": csrf}
+
+    @app.get("/api/players/{name}", response_model=Profile, responses=ERRORS)
+    async def profile(request: Request, name: Annotated[str, PathParam(min_length=1, max_length=60)]) -> Any:
+        """A player's public profile: ratings by preset family, and their latest finished matches."""
+        the_hall = hall(request)
+        account = await the_hall.accounts.find(name)
+        if account is None:
+            raise TableError("no_player", f"no player is called {name!r}")
+        return {"name": account.name, **await the_hall.ratings.profile(account.id)}
+
+    @app.get("/api/leaderboard", response_model=Leaderboard, responses=ERRORS)
+    async def leaderboard(
+        request: Request, rules: Annotated[str, Query(pattern=r"^[a-z-]{1,32}$")] = "classic"
+    ) -> dict[str, Any]:
+        """The players of a preset family with enough rated matches, the surest strongest first."""
+        if rules not in PRESETS:
+            raise TableError("invalid", f"rules: no preset is called {rules!r} (the presets: {', '.join(PRESETS)})")
+        players = await hall(request).ratings.leaderboard(rules)
+        return {"rules": rules, "least_matches": LEADERBOARD_MATCHES, "players": players}
 
     @app.get("/api/me/seats", response_model=BoundSeats, responses={401: {"model": Error}, **ERRORS})
     async def my_seats(request: Request) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from .driver import STAND_IN
 from .live import UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info, store_away
 from .quotas import Quotas
+from .ratings import Ratings
 from .replays import Replays
 from .schema import BotSeat, CreateTable
 from .store import SeatInfo, Store, TableRow, Unavailable
@@ -87,6 +88,7 @@ class Hall:
         config = self.config
         self.quotas = Quotas(self.cluster)
         self.accounts = Accounts(self.store, self.quotas)
+        self.ratings = Ratings(self.store)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
 
     @property
@@ -135,7 +137,18 @@ class Hall:
         live.resolve = lambda: self.watch([live.row.id])
         live.on_dropped = lambda: self.drop(live)
         live.on_broken = self._count_broken
+        live.on_over = lambda: self.rate(live)
         return live
+
+    async def rate(self, live: LiveTable) -> None:
+        """A match just finished at a table this process drives: rated if its players are all signed in."""
+        try:
+            changes = await self.ratings.rate_match(live.row, list(live.table.match.totals))
+        except Exception:  # a rating lost is no reason to stop the table: said in the log
+            LOG.exception("table %s: the match could not be rated", live.row.id)
+            return
+        if changes:
+            LOG.info("table %s: rated %d players", live.row.id, len(changes))
 
     def _count_broken(self) -> None:
         self.broken += 1

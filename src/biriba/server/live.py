@@ -87,6 +87,8 @@ class LiveTable:
         #: The driver raised (a fault in the server, not the store): the table is stopped, and says so.
         self.broken = row.status == "broken"
         self.on_broken: Callable[[], None] | None = None
+        #: The match just finished here (the hall rates it).
+        self.on_over: Callable[[], Awaitable[None]] | None = None
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -802,6 +804,8 @@ class LiveTable:
         self.outbox.append({"op": "action", "seat": outcome.seat, "action": str(outcome.action), "by": by})
         self.driver.moved(deal.to_move != mover_before, deal.is_over)
         await self.tell_all()
+        if match.is_over and self.on_over is not None:
+            await self.on_over()
 
     async def reload(self) -> None:
         """Rebuild the match from the store (after a failed write, a takeover, or a change not heard)."""

@@ -84,6 +84,7 @@ STATUS = {
     "wrong_password": 403,
     "not_yours": 403,
     "no_table": 404,
+    "no_player": 404,
     "taken": 409,
     "name_taken": 409,
     "invalid": 422,

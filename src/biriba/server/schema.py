@@ -224,6 +224,53 @@ class BoundSeats(BaseModel):
     seats: list[BoundSeat]
 
 
+class RatingShown(BaseModel):
+    """A rating as shown: its mean, its uncertainty, and the mean less three uncertainties (the leaderboard's
+    order: a rating the player has shown)."""
+
+    rating: float
+    uncertainty: float
+    ordinal: float
+    matches: int
+
+
+class MatchPlayed(BaseModel):
+    """A finished match in a player's history."""
+
+    table: str
+    finished: float
+    rules: str
+    partners: list[str]
+    opponents: list[str]
+    score: int | None
+    scores: list[int]
+    won: bool
+    rated: bool
+    with_bots: bool
+    replay: str
+    rating_change: float | None = None
+
+
+class Profile(BaseModel):
+    """``GET /api/players/{name}``: a player's ratings by preset family and their latest finished matches."""
+
+    name: str
+    ratings: dict[str, RatingShown]
+    matches: list[MatchPlayed]
+
+
+class Ranked(RatingShown):
+    name: str
+
+
+class Leaderboard(BaseModel):
+    """``GET /api/leaderboard?rules=classic``: the players with enough rated matches, the surest strongest first."""
+
+    rules: str
+    least_matches: int
+    players: list[Ranked]
+
+
 class Me(BaseModel):
     """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``;
     both null for a guest."""

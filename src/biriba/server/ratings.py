@@ -1,0 +1,275 @@
+"""Ratings (issue 52): a finished match of signed-in people is rated, partnerships as teams.
+
+The model is openskill's Plackett-Luce (Weng and Lin's Bayesian
+approximation, 2011): a rating is a mean and an uncertainty, a team's
+strength is the sum of its members', and a match ranks any number of
+teams, so the same model rates partnerships (two teams of two, or three of
+two) and players alone (three teams of one).  Elo knows only two sides of
+one player each; TrueSkill handles teams as well but is patented for
+commercial use and its maintained Python packages are fewer.  A new
+player's uncertainty is large (25 / 3), so their first matches move their
+rating far; it narrows with every match.  The leaderboard orders players by
+the rating less three uncertainties (openskill's ``ordinal``): a rating
+shown is one the player has shown.
+
+A rating is kept per preset family: the preset a table's rules start
+from, its changed options included (``classic*`` rates as ``classic``).
+The bots carry fixed ratings on the same scale (:data:`BOT_RATINGS`),
+measured by ``benchmarks/bot_ratings.py``: a match with bots in it counts
+(marked as such), and the bots' ratings never move.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, insert, select, update
+from sqlalchemy import exc as db_errors
+
+from ..rules import PRESETS, Rules
+from .store import Store, TableRow, metadata, players, tables
+
+MODEL = PlackettLuce()
+#: Matches a player needs before the leaderboard lists them.
+LEADERBOARD_MATCHES = 5
+#: Players a leaderboard lists at most.
+LEADERBOARD_SIZE = 100
+
+#: The bots' fixed ratings (mean, uncertainty) by kind, measured by ``benchmarks/bot_ratings.py``
+#: (docs/ratings.md); a bot of a kind not here (a plugin) leaves its match unrated.
+BOT_RATINGS: dict[str, tuple[float, float]] = {}
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("family", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+Index("ratings_by_family", ratings.c.family)
+#: Each rated match, once: its family, when, and whether bots sat in it.
+rated = Table(
+    "rated",
+    metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("family", String(32), nullable=False),
+    Column("with_bots", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+)
+#: Each rated player's rating before and after the match.
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", String(24), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+)
+
+
+def family(rules: Rules) -> str:
+    """The preset family a table's rules belong to: the preset they start from."""
+    name = rules.name.rstrip("*")
+    return name if name in PRESETS else "custom"
+
+
+def bot_rating(kind: str | None) -> tuple[float, float] | None:
+    """A bot's fixed rating by its kind (``hard:samples=8`` is its own kind), or None if it has none."""
+    return BOT_RATINGS.get(kind or "")
+
+
+def ranks(totals: list[int]) -> list[int]:
+    """Each team's place by its total, 0 the first; equal totals share a place."""
+    return [sum(other > total for other in totals) for total in totals]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rated player's rating before and after a match."""
+
+    seat: int
+    account: str
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+
+def rate(
+    team_of: tuple[int, ...],
+    totals: list[int],
+    accounts: dict[int, str],
+    bots: dict[int, tuple[float, float]],
+    now: dict[str, tuple[float, float]],
+) -> list[Change]:
+    """The new ratings of the seats' accounts after a match with these team totals; ``now`` holds the accounts'
+    present ratings (a new player's is the model's prior), ``bots`` the bots' fixed ones."""
+    teams = sorted(set(team_of))
+    seats_of = {team: [seat for seat, t in enumerate(team_of) if t == team] for team in teams}
+    prior = (MODEL.mu, MODEL.sigma)
+
+    def rating(seat: int) -> Any:
+        mu, sigma = bots[seat] if seat in bots else now.get(accounts[seat], prior)
+        return MODEL.rating(mu=mu, sigma=sigma)
+
+    given = [[rating(seat) for seat in seats_of[team]] for team in teams]
+    after = MODEL.rate(given, ranks=[float(place) for place in ranks([totals[team] for team in teams])])
+    out = []
+    for team, new_team in zip(teams, after):
+        for seat, new in zip(seats_of[team], new_team):
+            if seat in accounts:
+                before = now.get(accounts[seat], prior)
+                out.append(Change(seat, accounts[seat], before, (new.mu, new.sigma)))
+    return out
+
+
+def display(mu: float, sigma: float) -> dict[str, float]:
+    """A rating as the API shows it: the mean and the uncertainty, and the leaderboard's conservative figure."""
+    return {"rating": round(mu, 1), "uncertainty": round(sigma, 1), "ordinal": round(mu - 3 * sigma, 1)}
+
+
+class Ratings:
+    """Rating finished matches, and reading ratings, histories and the leaderboard from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def rate_match(self, row: TableRow, totals: list[int]) -> list[Change] | None:
+        """Rate a finished match if every person at it is signed in (bots of a measured kind may sit too); once,
+        whichever process asks (the ``rated`` row is written in the same transaction).  None if unrated."""
+        rules = Rules.from_json(row.rules)
+        accounts = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
+        bots: dict[int, tuple[float, float]] = {}
+        for seat, info in enumerate(row.seats):
+            if info.kind == "bot":
+                fixed = bot_rating(info.bot)
+                if fixed is None:
+                    return None
+                bots[seat] = fixed
+            elif seat not in accounts:
+                return None  # a guest played: unrated
+        if not accounts or len(set(accounts.values())) != len(accounts):
+            return None
+        named = family(rules)
+        try:
+            async with self.store.connect(write=True) as conn:
+                marker = {"table_id": row.id, "family": named, "with_bots": int(bool(bots)), "finished": time.time()}
+                await conn.execute(insert(rated).values(**marker))
+                query = select(ratings.c.account, ratings.c.mu, ratings.c.sigma).where(
+                    (ratings.c.family == named) & ratings.c.account.in_(list(accounts.values()))
+                )
+                now = {r.account: (r.mu, r.sigma) for r in await conn.execute(query.with_for_update())}
+                changes = rate(rules.team_of, totals, accounts, bots, now)
+                for change in changes:
+                    mu, sigma = change.after
+                    if change.account in now:
+                        where = (ratings.c.account == change.account) & (ratings.c.family == named)
+                        values = {"mu": mu, "sigma": sigma, "matches": ratings.c.matches + 1, "updated": time.time()}
+                        await conn.execute(update(ratings).where(where).values(**values))
+                    else:
+                        values = {"mu": mu, "sigma": sigma, "matches": 1, "updated": time.time()}
+                        await conn.execute(insert(ratings).values(account=change.account, family=named, **values))
+                    await conn.execute(
+                        insert(rating_changes).values(
+                            table_id=row.id,
+                            seat=change.seat,
+                            account=change.account,
+                            mu_before=change.before[0],
+                            sigma_before=change.before[1],
+                            mu=mu,
+                            sigma=sigma,
+                        )
+                    )
+        except db_errors.IntegrityError:  # rated already (by another process), or an account deleted meanwhile
+            return None
+        return changes
+
+    async def leaderboard(self, named: str) -> list[dict[str, Any]]:
+        """The players of a family with :data:`LEADERBOARD_MATCHES` matches or more, the surest strongest first."""
+        from .accounts import accounts
+
+        query = (
+            select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+            .join(accounts, accounts.c.id == ratings.c.account)
+            .where((ratings.c.family == named) & (ratings.c.matches >= LEADERBOARD_MATCHES))
+            .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), accounts.c.name)
+            .limit(LEADERBOARD_SIZE)
+        )
+        async with self.store.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [{"name": r.name, "matches": r.matches, **display(r.mu, r.sigma)} for r in rows]
+
+    async def profile(self, account_id: str, recent: int = 20) -> dict[str, Any]:
+        """An account's ratings by family and its finished matches, the latest first."""
+        async with self.store.connect() as conn:
+            query = select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+            kept = (await conn.execute(query.where(ratings.c.account == account_id))).all()
+            matches = (
+                await conn.execute(
+                    select(
+                        players.c.table_id,
+                        players.c.seat,
+                        tables.c.rules,
+                        tables.c.seats,
+                        tables.c.totals,
+                        tables.c.touched,
+                        rated.c.with_bots,
+                        rating_changes.c.mu_before,
+                        rating_changes.c.mu,
+                    )
+                    .join(tables, tables.c.id == players.c.table_id)
+                    .outerjoin(rated, rated.c.table_id == players.c.table_id)
+                    .outerjoin(
+                        rating_changes,
+                        (rating_changes.c.table_id == players.c.table_id) & (rating_changes.c.seat == players.c.seat),
+                    )
+                    .where((players.c.account == account_id) & (tables.c.status == "over"))
+                    .order_by(tables.c.touched.desc())
+                    .limit(recent)
+                )
+            ).all()
+        return {
+            "ratings": {r.family: {"matches": r.matches, **display(r.mu, r.sigma)} for r in kept},
+            "matches": [_history_entry(m) for m in matches],
+        }
+
+
+def _history_entry(row: Any) -> dict[str, Any]:
+    """A finished match as a player's history shows it: partners, opponents, scores, and the rating's move."""
+    import json
+
+    rules = Rules.from_json(json.loads(row.rules))
+    seats, totals = json.loads(row.seats), json.loads(row.totals)
+    team_of = rules.team_of
+    mine = team_of[row.seat]
+
+    def who(seat: int) -> str:
+        info = seats[seat]
+        return f"bot {info['bot']}" if info["kind"] == "bot" else str(info.get("name") or "?")
+
+    entry: dict[str, Any] = {
+        "table": row.table_id,
+        "finished": row.touched,
+        "rules": family(rules),
+        "partners": [who(s) for s in range(len(seats)) if team_of[s] == mine and s != row.seat],
+        "opponents": [who(s) for s in range(len(seats)) if team_of[s] != mine],
+        "score": totals[mine] if mine < len(totals) else None,
+        "scores": totals,
+        "won": bool(totals) and ranks(totals)[mine] == 0,
+        "rated": row.with_bots is not None,
+        "with_bots": bool(row.with_bots),
+        "replay": f"/t/{row.table_id}?replay",
+    }
+    if row.mu is not None:
+        entry["rating_change"] = round(row.mu - row.mu_before, 1)
+    return entry
+
+
+__all__ = ["BOT_RATINGS", "MODEL", "Ratings", "family", "ranks", "rate"]

@@ -1,0 +1,180 @@
+"""Ratings (issue 52, row 2): openskill's Plackett-Luce model, partnerships as teams, per preset family.
+
+The model's arithmetic is openskill's; these tests hold what the server
+makes of it: who is rated and when (signed-in people only, once), teams
+ranked by their totals, a new player moving fast, bots fixed, and the
+profile, history and leaderboard read back from both stores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+import pytest
+
+from biriba.rules import PRESETS, Rules
+from biriba.server import ratings as ratings_module
+from biriba.server.accounts import Account, Accounts
+from biriba.server.quotas import Quotas
+from biriba.server.ratings import MODEL, Ratings, family, ranks, rate
+from biriba.server.store import SeatInfo, Store, TableRow
+from serverkit import GREEDY, PERSON, Player, create_table, running_server
+
+PASSWORD = "correct horse battery"
+PRIOR = (MODEL.mu, MODEL.sigma)
+
+
+def test_teams_rank_by_their_totals_and_equal_totals_share_a_place() -> None:
+    assert ranks([5120, 3400]) == [0, 1]
+    assert ranks([900, 1500, 1500]) == [2, 0, 0]
+
+
+def test_partners_move_together_winners_up_and_a_new_player_moves_farther_than_a_sure_one() -> None:
+    accounts = {0: "ann", 1: "bob", 2: "cat", 3: "dan"}
+    now = {"cat": (25.0, 2.0)}  # cat has played many matches; the others none
+    changes = {c.account: c for c in rate((0, 1, 0, 1), [5200, 3100], accounts, {}, now)}
+    assert changes["ann"].after[0] > PRIOR[0] > changes["bob"].after[0]  # ann and cat won
+    assert changes["bob"].after == changes["dan"].after  # partners with the same rating move alike
+    ann_gain = changes["ann"].after[0] - PRIOR[0]
+    cat_gain = changes["cat"].after[0] - 25.0
+    assert ann_gain > 3 * cat_gain > 0  # the newcomer's rating moves far, the sure one's a little
+    assert changes["ann"].after[1] < PRIOR[1]  # and every match narrows the uncertainty
+
+
+def test_players_alone_are_teams_of_one_and_a_bot_is_fixed() -> None:
+    accounts = {0: "ann", 2: "cat"}
+    bots = {1: (30.0, 1.0)}
+    changes = {c.account: c for c in rate((0, 1, 2), [800, 1600, 1200], accounts, bots, {})}
+    assert set(changes) == {"ann", "cat"}  # the bot's rating is not changed: it has none to change
+    assert changes["cat"].after[0] > changes["ann"].after[0]  # second place above third
+
+
+def test_a_tables_family_is_the_preset_its_rules_start_from() -> None:
+    assert family(PRESETS["italian"]) == "italian"
+    changed = PRESETS["classic"].replace(target=3000)
+    assert changed.name == "classic*" and family(changed) == "classic"
+    assert family(Rules.from_json(changed.to_json())) == "classic"  # as a table's row keeps it
+
+
+async def _accounts(store: Store, *names: str) -> list[Account]:
+    made = Accounts(store, Quotas())
+    return [(await made.sign_up(name, PASSWORD, f"address {name}")).account for name in names]
+
+
+async def _finished(
+    store: Store, table_id: str, seats: list[SeatInfo], totals: list[int], rules: str = "classic"
+) -> TableRow:
+    row = TableRow(table_id, rules, {}, seats, "seed", status="over", totals=totals)
+    await store.create_table(row)
+    await store.save_seats(table_id, seats, "over")  # the seats' accounts, as a live table saves them
+    return row
+
+
+def person(account: Account | None, name: str) -> SeatInfo:
+    return SeatInfo("person", name=name, token_hash=f"token of {name}", account=account.id if account else None)
+
+
+def test_a_match_of_signed_in_people_is_rated_once_and_read_back(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratings_module, "LEADERBOARD_MATCHES", 2)
+
+    async def main() -> None:
+        store = await Store.open(db_url)
+        try:
+            ann, bob, cat, dan = await _accounts(store, "Ann", "Bob", "Cat", "Dan")
+            rated = Ratings(store)
+            seats = [person(ann, "Ann"), person(bob, "Bob"), person(cat, "Cat"), person(dan, "Dan")]
+            first = await _finished(store, "first", seats, [5300, 2100])
+            changes = await rated.rate_match(first, first.totals)
+            assert changes is not None and {c.account for c in changes} == {ann.id, bob.id, cat.id, dan.id}
+            assert await rated.rate_match(first, first.totals) is None  # once, whoever asks again
+            guest = await _finished(store, "guest", [*seats[:3], person(None, "Eve")], [5300, 2100])
+            assert await rated.rate_match(guest, guest.totals) is None  # a guest played: unrated
+            second = await _finished(store, "second", seats, [5100, 4900])
+            assert await rated.rate_match(second, second.totals) is not None
+
+            profile = await rated.profile(ann.id)
+            assert profile["ratings"]["classic"]["matches"] == 2 and profile["ratings"]["classic"]["rating"] > 25
+            latest = profile["matches"][0]
+            assert latest["partners"] == ["Cat"] and latest["opponents"] == ["Bob", "Dan"]
+            assert latest["won"] and latest["rated"] and not latest["with_bots"] and latest["rating_change"] > 0
+            assert latest["replay"] == f"/t/{latest['table']}?replay"
+            assert {m["table"] for m in profile["matches"]} == {"first", "second", "guest"}
+            unrated = next(m for m in profile["matches"] if m["table"] == "guest")
+            assert not unrated["rated"] and "rating_change" not in unrated
+
+            board = await rated.leaderboard("classic")
+            assert [p["name"] for p in board[:2]] == sorted(["Ann", "Cat"]) and len(board) == 4
+            assert board[0]["ordinal"] >= board[-1]["ordinal"]
+            assert await rated.leaderboard("italian") == []
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_bots_count_with_their_fixed_rating_and_an_unmeasured_bot_leaves_the_match_unrated(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratings_module, "BOT_RATINGS", {"greedy": (27.0, 1.0)})
+
+    async def main() -> None:
+        store = await Store.open(db_url)
+        try:
+            (ann,) = await _accounts(store, "Ann")
+            rated = Ratings(store)
+            greedy, hard = SeatInfo("bot", bot="greedy"), SeatInfo("bot", bot="hard")
+            unmeasured = await _finished(store, "hard", [person(ann, "Ann"), hard, greedy, hard], [100, 5100])
+            assert await rated.rate_match(unmeasured, unmeasured.totals) is None
+            lost = await _finished(store, "lost", [person(ann, "Ann"), greedy, greedy, greedy], [100, 5100])
+            (change,) = await rated.rate_match(lost, lost.totals) or []
+            assert change.after[0] < PRIOR[0]
+            entry = (await rated.profile(ann.id))["matches"][0]
+            assert entry["with_bots"] and entry["rated"] and entry["partners"] == ["bot greedy"]
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def signed_in(url: str, name: str) -> tuple[dict[str, str], dict[str, str]]:
+    made = httpx.post(
+        f"{url}/api/accounts",
+        json={"name": name, "password": PASSWORD},
+        headers={"X-Forwarded-For": f"198.51.100.{len(name)}"},
+    )
+    assert made.status_code == 201, made.text
+    return {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
+
+
+def test_a_match_played_to_its_end_at_the_server_is_rated_and_shown_on_the_profile(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratings_module, "BOT_RATINGS", {"greedy": (27.0, 1.0)})
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+        tokens = []
+        for seat, name in ((0, "Eleni"), (2, "Nikos")):
+            cookies, csrf = signed_in(url, name)
+            answer = httpx.post(
+                f"{url}/api/tables/{table['id']}/seats/{seat}", json={"name": name}, cookies=cookies, headers=csrf
+            )
+            tokens.append(answer.json()["token"])
+
+        async def main() -> None:
+            async with Player(url, table["id"], tokens[0]) as eleni, Player(url, table["id"], tokens[1]) as nikos:
+                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
+                await asyncio.gather(eleni.play(random.Random(1), over), nikos.play(random.Random(2), over))
+
+        asyncio.run(main())
+        profile = httpx.get(f"{url}/api/players/eleni").json()  # the name as folded at sign-up
+        assert profile["name"] == "Eleni" and profile["ratings"]["classic"]["matches"] == 1
+        (played,) = profile["matches"]
+        assert played["table"] == table["id"] and played["partners"] == ["Nikos"] and played["rated"]
+        assert played["with_bots"] and played["opponents"] == ["bot greedy", "bot greedy"]
+        assert httpx.get(f"{url}/api/players/Nobody").status_code == 404
+        board = httpx.get(f"{url}/api/leaderboard?rules=classic").json()
+        assert board["players"] == [] and board["least_matches"] == ratings_module.LEADERBOARD_MATCHES  # one match
+        assert httpx.get(f"{url}/api/leaderboard?rules=nonesuch").status_code == 422
