@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -50,6 +51,13 @@ def test_players_alone_are_teams_of_one_and_a_bot_is_fixed() -> None:
     changes = {c.account: c for c in rate((0, 1, 2), [800, 1600, 1200], accounts, bots, {})}
     assert set(changes) == {"ann", "cat"}  # the bot's rating is not changed: it has none to change
     assert changes["cat"].after[0] > changes["ann"].after[0]  # second place above third
+
+
+def test_the_bots_ratings_are_the_ones_docs_ratings_md_gives() -> None:
+    table = (Path(__file__).parents[1] / "docs" / "ratings.md").read_text()
+    for kind, (mu, sigma) in ratings_module.BOT_RATINGS.items():
+        if kind != "medium":
+            assert f"| `{kind}`" in table and f"| {mu} | {sigma} |" in table.split(f"| `{kind}`")[1].split("\n")[0]
 
 
 def test_a_tables_family_is_the_preset_its_rules_start_from() -> None:

@@ -40,7 +40,12 @@ LEADERBOARD_SIZE = 100
 
 #: The bots' fixed ratings (mean, uncertainty) by kind, measured by ``benchmarks/bot_ratings.py``
 #: (docs/ratings.md); a bot of a kind not here (a plugin) leaves its match unrated.
-BOT_RATINGS: dict[str, tuple[float, float]] = {}
+BOT_RATINGS: dict[str, tuple[float, float]] = {
+    "random": (11.3, 1.0),
+    "easy": (19.6, 0.5),
+    "greedy": (25.0, 0.5),
+    "medium": (25.0, 0.5),  # greedy's other name
+}
 
 ratings = Table(
     "ratings",
