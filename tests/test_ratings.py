@@ -106,7 +106,7 @@ def test_a_match_of_signed_in_people_is_rated_once_and_read_back(db_url: str, mo
             profile = await rated.profile(ann.id)
             assert profile["ratings"]["classic"]["matches"] == 2 and profile["ratings"]["classic"]["rating"] > 25
             latest = profile["matches"][0]
-            assert latest["partners"] == ["Cat"] and latest["opponents"] == ["Bob", "Dan"]
+            assert latest["partners"] == [{"name": "Cat"}] and latest["opponents"] == [{"name": "Bob"}, {"name": "Dan"}]
             assert latest["won"] and latest["rated"] and not latest["with_bots"] and latest["rating_change"] > 0
             assert latest["replay"] == f"/t/{latest['table']}?replay"
             assert {m["table"] for m in profile["matches"]} == {"first", "second", "guest"}
@@ -140,7 +140,7 @@ def test_bots_count_with_their_fixed_rating_and_an_unmeasured_bot_leaves_the_mat
             (change,) = await rated.rate_match(lost, lost.totals) or []
             assert change.after[0] < PRIOR[0]
             entry = (await rated.profile(ann.id))["matches"][0]
-            assert entry["with_bots"] and entry["rated"] and entry["partners"] == ["bot greedy"]
+            assert entry["with_bots"] and entry["rated"] and entry["partners"] == [{"bot": "greedy"}]
         finally:
             await store.close()
 
@@ -180,8 +180,8 @@ def test_a_match_played_to_its_end_at_the_server_is_rated_and_shown_on_the_profi
         profile = httpx.get(f"{url}/api/players/eleni").json()  # the name as folded at sign-up
         assert profile["name"] == "Eleni" and profile["ratings"]["classic"]["matches"] == 1
         (played,) = profile["matches"]
-        assert played["table"] == table["id"] and played["partners"] == ["Nikos"] and played["rated"]
-        assert played["with_bots"] and played["opponents"] == ["bot greedy", "bot greedy"]
+        assert played["table"] == table["id"] and played["partners"] == [{"name": "Nikos"}] and played["rated"]
+        assert played["with_bots"] and played["opponents"] == [{"bot": "greedy"}] * 2
         assert httpx.get(f"{url}/api/players/Nobody").status_code == 404
         board = httpx.get(f"{url}/api/leaderboard?rules=classic").json()
         assert board["players"] == [] and board["least_matches"] == ratings_module.LEADERBOARD_MATCHES  # one match

@@ -9,10 +9,12 @@ Screenshots of the phone and desktop layouts go to ``artifacts/screenshots``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from browserkit import Sockets
-from serverkit import GREEDY, PERSON, create_table, running_server, server_process
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, server_process
 from test_server import check_nothing_hidden
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -668,3 +670,61 @@ def test_a_guest_who_signs_up_keeps_the_seat_and_takes_it_back_on_another_phone(
     assert errors == [] and other_errors == []
     other.close()
     phone.context.close()
+
+
+def signed_up_and_seated(server: str, table_id: str, seat: int, name: str, address: int) -> str:
+    """An account made (from its own address: sign-ups are limited per address) and sat at ``seat``: its token."""
+    made = httpx.post(
+        f"{server}/api/accounts",
+        json={"name": name, "password": "a long passphrase"},
+        headers={"X-Forwarded-For": f"203.0.113.{address}"},
+    )
+    cookies, csrf = {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
+    sat = httpx.post(f"{server}/api/tables/{table_id}/seats/{seat}", json={"name": name}, cookies=cookies, headers=csrf)
+    return str(sat.json()["token"])
+
+
+def played_to_the_end(server: str, table_id: str, tokens: list[str]) -> None:
+    """Every token's seat plays random legal moves until the match is over (in a thread of its own: Playwright's
+    loop runs in this one)."""
+
+    async def play() -> None:
+        players = [Player(server, table_id, token) for token in tokens]
+        for player in players:
+            await player.__aenter__()
+        over = lambda m: m["table"]["status"] == "over"  # noqa: E731
+        await asyncio.gather(*(player.play(random.Random(n), over) for n, player in enumerate(players)))
+        for player in players:
+            await player.__aexit__()
+
+    worker = threading.Thread(target=asyncio.run, args=(play(),))
+    worker.start()
+    worker.join(timeout=180)
+    assert httpx.get(f"{server}/api/tables/{table_id}").json()["status"] == "over"
+
+
+def test_a_rated_match_shows_on_the_players_profile_in_three_languages_at_phone_size(
+    browser: Browser, server: str
+) -> None:
+    """Issue 52: two signed-in partners play a short match against two greedy bots to its end: rated, with
+    bots; the profile page tells the rating and the match (with its replay), in English, Greek and Italian."""
+    table = create_table(server, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+    tokens = [signed_up_and_seated(server, table["id"], 0, "Ελένη", 11)]
+    tokens.append(signed_up_and_seated(server, table["id"], 2, "Nikos", 12))
+    played_to_the_end(server, table["id"], tokens)
+    rated = {"en-US": "rated, with bots", "el-GR": "βαθμολογήθηκε, με bots", "it-IT": "valutata, con bot"}
+    for locale, words in rated.items():
+        context = browser.new_context(viewport=PHONE, locale=locale)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server}/p/ελένη")  # the name as folded at sign-up
+        page.wait_for_selector("[data-testid=profile-name]:has-text('Ελένη')")
+        page.wait_for_selector(f"[data-testid=rated]:has-text('{words}')")
+        assert page.locator("[data-testid=rating][data-family=classic]").count() == 1
+        assert page.locator("[data-testid=match]").count() == 1
+        shot(page, f"profile-{locale[:2]}-phone")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
+        page.click("[data-testid=rating] a")
+        page.wait_for_selector("[data-testid=leaderboard-empty]")  # one match: not enough for the board
+        assert errors == [], errors
+        context.close()

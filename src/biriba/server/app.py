@@ -198,7 +198,9 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     # --------------------------------------------------------------- pages
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def page(table_id: str | None = None) -> FileResponse:
+    @app.get("/p/{name}", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
+    async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     # ----------------------------------------------------------------- API
@@ -394,7 +396,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         account, csrf = found if found is not None else (None, None)
         return {"name": account.name if account else None, "csrf": csrf}
 
-    @app.get("/api/players/{name}", response_model=Profile, responses=ERRORS)
+    @app.get("/api/players/{name}", response_model=Profile, response_model_exclude_none=True, responses=ERRORS)
     async def profile(request: Request, name: Annotated[str, PathParam(min_length=1, max_length=60)]) -> Any:
         """A player's public profile: ratings by preset family, and their latest finished matches."""
         the_hall = hall(request)

@@ -255,9 +255,9 @@ def _history_entry(row: Any) -> dict[str, Any]:
     team_of = rules.team_of
     mine = team_of[row.seat]
 
-    def who(seat: int) -> str:
+    def who(seat: int) -> dict[str, str]:
         info = seats[seat]
-        return f"bot {info['bot']}" if info["kind"] == "bot" else str(info.get("name") or "?")
+        return {"bot": info["bot"]} if info["kind"] == "bot" else {"name": info.get("name") or "?"}
 
     entry: dict[str, Any] = {
         "table": row.table_id,
@@ -266,7 +266,7 @@ def _history_entry(row: Any) -> dict[str, Any]:
         "partners": [who(s) for s in range(len(seats)) if team_of[s] == mine and s != row.seat],
         "opponents": [who(s) for s in range(len(seats)) if team_of[s] != mine],
         "score": totals[mine] if mine < len(totals) else None,
-        "scores": totals,
+        "others": [total for team, total in enumerate(totals) if team != mine],
         "won": bool(totals) and ranks(totals)[mine] == 0,
         "rated": row.with_bots is not None,
         "with_bots": bool(row.with_bots),

@@ -234,16 +234,23 @@ class RatingShown(BaseModel):
     matches: int
 
 
+class SeatPlayed(BaseModel):
+    """Who sat at a seat of a finished match: a person's name, or a bot's kind."""
+
+    name: str | None = None
+    bot: str | None = None
+
+
 class MatchPlayed(BaseModel):
     """A finished match in a player's history."""
 
     table: str
     finished: float
     rules: str
-    partners: list[str]
-    opponents: list[str]
+    partners: list[SeatPlayed]
+    opponents: list[SeatPlayed]
     score: int | None
-    scores: list[int]
+    others: list[int]  # the other teams' totals
     won: bool
     rated: bool
     with_bots: bool

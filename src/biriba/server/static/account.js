@@ -41,7 +41,8 @@ function signedIn(panel, me) {
   });
   const seats = h("ul", { id: "account-seats", class: "account-seats" });
   panel.setAttribute("aria-labelledby", "account-who");
-  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name })), seats, out, error);
+  const profile = h("a", { href: `/p/${encodeURIComponent(me.name)}`, "data-link": true, id: "my-profile" }, t("account.profile"));
+  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name }), " · ", profile), seats, out, error);
   api
     .mySeats()
     .then((answer) => {

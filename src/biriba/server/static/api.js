@@ -68,6 +68,8 @@ export const api = {
     await request("DELETE", "/api/session");
     session = Promise.resolve({ name: null, csrf: null });
   },
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: (rules) => request("GET", `/api/leaderboard?rules=${encodeURIComponent(rules)}`),
   mySeats: () => request("GET", "/api/me/seats"),
   bindSeat: (table, seat, token) => request("POST", "/api/me/seats", { table, seat, token }),
   takeBack: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/token`),

@@ -9,6 +9,7 @@ import { showLobby } from "./lobby.js";
 import { showChooser } from "./join.js";
 import { showTable } from "./table/index.js";
 import { showReplay } from "./replay.js";
+import { showLeaderboard, showProfile } from "./profile.js";
 
 let cleanup = null;
 
@@ -76,6 +77,10 @@ function route() {
     }
   } else if (path === "/") {
     cleanup = showLobby(page);
+  } else if (path.startsWith("/p/")) {
+    cleanup = showProfile(page, decodeURIComponent(path.slice(3)));
+  } else if (path === "/leaderboard") {
+    cleanup = showLeaderboard(page, params);
   } else {
     view.append(h("section", { class: "panel narrow" }, h("h1", {}, t("error.no_page")), h("p", {}, h("a", { href: "/", "data-link": true }, t("nav.lobby")))));
   }

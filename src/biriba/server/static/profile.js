@@ -1,0 +1,128 @@
+// A player's profile (/p/{name}: ratings by preset family and the latest finished matches) and the
+// leaderboard (/leaderboard?rules=classic), as the server computes them (docs/ratings.md).
+
+import { api } from "./api.js";
+import { clear, h } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { presetLabel } from "./lobby.js";
+
+function ratingWords(shown) {
+  return t("profile.rating", { rating: shown.rating.toFixed(1), uncertainty: shown.uncertainty.toFixed(1) });
+}
+
+function failed(panel, error) {
+  clear(panel);
+  panel.append(
+    h("h1", {}, error.status === 404 ? t("error.code.no_player") : t("error.server", { message: error.message })),
+    h("p", {}, h("a", { href: "/", "data-link": true, class: "button" }, t("nav.lobby"))),
+  );
+}
+
+function matchItem(played) {
+  const when = new Date(played.finished * 1000).toLocaleDateString(language(), { day: "numeric", month: "short", year: "numeric" });
+  const result = t(played.won ? "profile.won" : "profile.lost", { score: played.score, others: played.others.join(" : ") });
+  let rated = t("profile.unrated");
+  if (played.rated) {
+    const change = played.rating_change ?? 0;
+    rated = t(played.with_bots ? "profile.rated_bots" : "profile.rated", { change: (change >= 0 ? "+" : "−") + Math.abs(change).toFixed(1) });
+  }
+  const names = (seats) => seats.map((seat) => (seat.bot ? t(`bot.${seat.bot}`) : seat.name)).join(", ");
+  const people = [
+    played.partners.length ? t("profile.partners", { names: names(played.partners) }) : null,
+    t("profile.opponents", { names: names(played.opponents) }),
+  ].filter(Boolean);
+  return h(
+    "li",
+    { class: "match-row", "data-testid": "match" },
+    h("div", { class: "match-head" }, h("strong", {}, presetLabel(played.rules)), " ", h("span", { class: "muted" }, when)),
+    h("div", {}, people.join(" · ")),
+    h("div", {}, h("span", { class: played.won ? "won" : "lost" }, result), " · ", h("span", { class: "muted", "data-testid": "rated" }, rated)),
+    h("a", { href: played.replay, "data-link": true, class: "button small" }, t("profile.replay")),
+  );
+}
+
+export function showProfile(page, name) {
+  const view = page.view();
+  view.className = "lobby";
+  const panel = h("section", { class: "panel narrow profile" }, h("p", { class: "muted" }, t("loading")));
+  view.append(panel);
+  page.title(name);
+  let stopped = false;
+  api
+    .player(name)
+    .then((profile) => {
+      if (stopped) return;
+      clear(panel);
+      page.title(profile.name);
+      const families = Object.entries(profile.ratings);
+      panel.append(
+        h("h1", { "data-testid": "profile-name" }, profile.name),
+        h("h2", {}, t("profile.ratings")),
+        families.length
+          ? h(
+              "ul",
+              { class: "rating-list" },
+              families.map(([family, shown]) =>
+                h(
+                  "li",
+                  { "data-testid": "rating", "data-family": family },
+                  h("a", { href: `/leaderboard?rules=${encodeURIComponent(family)}`, "data-link": true }, presetLabel(family)),
+                  ": ",
+                  h("strong", {}, ratingWords(shown)),
+                  " ",
+                  h("span", { class: "muted" }, t("profile.matches_played", { n: shown.matches })),
+                ),
+              ),
+            )
+          : h("p", { class: "muted" }, t("profile.no_ratings")),
+        h("h2", {}, t("profile.history")),
+        profile.matches.length ? h("ul", { class: "match-list" }, profile.matches.map(matchItem)) : h("p", { class: "muted" }, t("profile.no_matches")),
+      );
+    })
+    .catch((error) => stopped || failed(panel, error));
+  return () => {
+    stopped = true;
+  };
+}
+
+export function showLeaderboard(page, params) {
+  const rules = params.get("rules") || "classic";
+  const view = page.view();
+  view.className = "lobby";
+  const panel = h("section", { class: "panel narrow leaderboard" }, h("p", { class: "muted" }, t("loading")));
+  view.append(panel);
+  page.title(t("leaderboard.title", { rules: presetLabel(rules) }));
+  let stopped = false;
+  api
+    .leaderboard(rules)
+    .then((board) => {
+      if (stopped) return;
+      clear(panel);
+      const rows = board.players.map((player, place) =>
+        h(
+          "tr",
+          { "data-testid": "ranked" },
+          h("td", {}, String(place + 1)),
+          h("td", {}, h("a", { href: `/p/${encodeURIComponent(player.name)}`, "data-link": true }, player.name)),
+          h("td", {}, ratingWords(player)),
+          h("td", {}, String(player.matches)),
+        ),
+      );
+      panel.append(
+        h("h1", {}, t("leaderboard.title", { rules: presetLabel(rules) })),
+        h("p", { class: "muted" }, t("leaderboard.help", { n: board.least_matches })),
+        rows.length
+          ? h(
+              "table",
+              { class: "leaderboard-table" },
+              h("thead", {}, h("tr", {}, ["leaderboard.place", "leaderboard.player", "leaderboard.rating", "leaderboard.matches"].map((key) => h("th", { scope: "col" }, t(key))))),
+              h("tbody", {}, rows),
+            )
+          : h("p", { "data-testid": "leaderboard-empty" }, t("leaderboard.empty")),
+      );
+    })
+    .catch((error) => stopped || failed(panel, error));
+  return () => {
+    stopped = true;
+  };
+}
