@@ -148,9 +148,10 @@ def test_a_refusal_that_changes_the_position_is_a_finding(monkeypatch: pytest.Mo
         self.turn += 1
         raise IllegalActionError("R15", "unknown_action", action="x")
 
+    position = targets.positions()[0]  # made (and kept) before apply is spoiled: it is made by applying moves
     monkeypatch.setattr(Deal, "apply", spoil_then_refuse)
     with pytest.raises(targets.Finding, match="changed the position"):
-        targets.try_action(targets.positions()[0], "draw")
+        targets.try_action(position, "draw")
 
 
 def test_seeds_are_written_once_per_content(tmp_path: Path) -> None:

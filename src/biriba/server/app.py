@@ -58,6 +58,8 @@ from .schema import (
     PasswordChange,
     PasswordOnly,
     Profile,
+    QuickAsk,
+    QuickStatus,
     RulesCatalogue,
     Seated,
     SeatHeld,
@@ -101,6 +103,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (503, "the store cannot be reached just now: Retry-After says when to try again"),
     )
 }
+#: What an account's own request may meet besides: not signed in, or a write without its CSRF token.
+SIGNED_ERRORS: dict[int | str, dict[str, Any]] = {401: {"model": Error}, 403: {"model": Error}, **ERRORS}
 
 
 def create_app(db: str | None = None, config: ServerConfig | None = None) -> FastAPI:
@@ -263,14 +267,36 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     @app.post(
         "/api/tables/{table_id}/seats/{seat}/token",
         response_model=Seated,
-        responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS},
+        responses=SIGNED_ERRORS,
     )
     async def take_back(request: Request, table_id: TableId, seat: Annotated[int, PathParam(ge=0, le=5)]) -> Any:
         """A new token for a seat bound to the signed-in account, on the device they are on now: the old token
         is void, and a connection made with it watches from then on."""
         account, _ = await account_of(request, write=True)
         live = await live_table(request, table_id)
-        return {"seat": seat, "token": await live.take_back(seat, account.id)}
+        token = await live.take_back(seat, account.id)
+        await hall(request).quick.seated(account, table_id)  # a seat quick play found: taken
+        return {"seat": seat, "token": token}
+
+    @app.post("/api/quick", response_model=QuickStatus, responses=SIGNED_ERRORS)
+    async def quick_play(request: Request, body: QuickAsk) -> dict[str, Any]:
+        """Play now: wait for a table of this preset with players of a similar rating (bots fill the seats nobody
+        comes to within ``wait`` seconds, if ``bots``); ``GET /api/quick`` says when it is found."""
+        account, _ = await account_of(request, write=True)
+        return await hall(request).quick.join(account, body.rules, body.bots, body.wait)
+
+    @app.get("/api/quick", response_model=QuickStatus, response_model_exclude_none=True, responses=ERRORS)
+    async def quick_status(request: Request) -> dict[str, Any]:
+        """Where the signed-in player's quick play stands: waiting, or seated (take the seat with ``.../token``)."""
+        account, _ = await account_of(request)
+        return await hall(request).quick.status(account)
+
+    @app.delete("/api/quick", status_code=204, responses=SIGNED_ERRORS)
+    async def quick_leave(request: Request) -> Response:
+        """Stop waiting."""
+        account, _ = await account_of(request, write=True)
+        await hall(request).quick.leave(account)
+        return Response(status_code=204)
 
     @app.get("/api/tables/{table_id}/record", responses={403: {"model": Error}, **ERRORS})
     async def record(request: Request, table_id: TableId) -> Response:
@@ -355,7 +381,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
             await the_hall.accounts.sign_out(old)  # a session the client came with ends, as at sign-in
         return signed_in(response, request, session)
 
-    @app.post("/api/session", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    @app.post("/api/session", response_model=Me, responses=SIGNED_ERRORS)
     async def sign_in(request: Request, response: Response, body: Credentials) -> dict[str, Any]:
         """Sign in: a new session (any the client had ends).  An unknown name and a wrong password are told alike."""
         same_site(request)
@@ -421,9 +447,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         account, _ = await account_of(request)
         return {"seats": await hall(request).accounts.seats_of(account)}
 
-    @app.post(
-        "/api/me/seats", response_model=BoundSeat, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS}
-    )
+    @app.post("/api/me/seats", response_model=BoundSeat, responses=SIGNED_ERRORS)
     async def bind_seat(request: Request, body: SeatHeld) -> dict[str, Any]:
         """Bind a seat this device holds (its token) to the signed-in account: a guest who signs up keeps it."""
         account, _ = await account_of(request, write=True)
@@ -431,7 +455,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         await live.bind(body.seat, body.token, account.id)
         return {"table": body.table, "seat": body.seat, "name": live.row.seats[body.seat].name, "status": live.status()}
 
-    @app.post("/api/me/password", response_model=Me, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    @app.post("/api/me/password", response_model=Me, responses=SIGNED_ERRORS)
     async def change_password(request: Request, response: Response, body: PasswordChange) -> dict[str, Any]:
         """A new password (the present one asked again): every session of the account ends, this one starts anew."""
         account, _ = await account_of(request, write=True)
@@ -439,7 +463,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         session = await accounts.change_password(account, body.password, body.new_password, client_address(request))
         return signed_in(response, request, session)
 
-    @app.delete("/api/me", status_code=204, responses={401: {"model": Error}, 403: {"model": Error}, **ERRORS})
+    @app.delete("/api/me", status_code=204, responses=SIGNED_ERRORS)
     async def delete_account(request: Request, body: PasswordOnly) -> Response:
         """The account deleted (its password asked again), its sessions ended, its name free again."""
         account, _ = await account_of(request, write=True)

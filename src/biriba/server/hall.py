@@ -37,11 +37,12 @@ from .config import ServerConfig
 from .driver import STAND_IN
 from .live import UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info, store_away
+from .quick import MATCH_EVERY, QuickPlay
 from .quotas import Quotas
 from .ratings import Ratings
 from .replays import Replays
 from .schema import BotSeat, CreateTable
-from .store import SeatInfo, Store, TableRow, Unavailable
+from .store import SeatInfo, Store, TableRow, Unavailable, new_table_id
 from .thinking import Thinkers
 
 LOG = logging.getLogger("biriba.server")
@@ -74,6 +75,7 @@ class Hall:
     #: The other server processes, and the messages to and from them (None: this process serves alone).
     cluster: Cluster | None = None
     beats: asyncio.Task[None] | None = None
+    matcher: asyncio.Task[None] | None = None  # quick play's: makes tables of the waiting players
     takeovers: int = 0  # tables this process took over from another (``/metrics``)
     broken: int = 0  # tables whose driver raised, stopped (``/metrics``)
     connections: Counter[str] = field(default_factory=Counter)  # WebSockets open here, by address hash
@@ -89,6 +91,7 @@ class Hall:
         self.quotas = Quotas(self.cluster)
         self.accounts = Accounts(self.store, self.quotas)
         self.ratings = Ratings(self.store)
+        self.quick = QuickPlay(self.store)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
 
     @property
@@ -115,12 +118,16 @@ class Hall:
                     retry_after=60,
                 )
             await self._check_rate(creator)
-            return await self._open(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
+            return await self.open_table(rules.to_json(), settings.to_data(), seat_infos(spec, rules), creator)
         except Unavailable:
             raise store_away() from None
 
-    async def _open(self, rules: Any, settings: dict[str, Any], seats: list[SeatInfo], creator: str) -> LiveTable:
-        row = TableRow(secrets.token_urlsafe(9), rules, settings, seats, secrets.token_hex(8), touched=time.time())
+    async def open_table(
+        self, rules: Any, settings: dict[str, Any], seats: list[SeatInfo], creator: str, table_id: str | None = None
+    ) -> LiveTable:
+        """A new table, driven by this process (``table_id``: one chosen beforehand, as quick play does)."""
+        table_id = table_id or new_table_id()
+        row = TableRow(table_id, rules, settings, seats, secrets.token_hex(8), touched=time.time())
         row.creator = creator
         row.status = "playing" if all(s.kind == "bot" for s in seats) else "open"
         row.totals = [0] * len(Rules.from_json(rules).teams)
@@ -176,7 +183,7 @@ class Hall:
                     seats = [SeatInfo(s.kind, s.bot) for s in live.row.seats]
                     settings = Settings.of(live.row.settings).to_data()
                     try:
-                        fresh = await self._open(live.row.rules, settings, seats, creator)
+                        fresh = await self.open_table(live.row.rules, settings, seats, creator)
                         await live.save_rematch(fresh.row.id)
                     except Unavailable:
                         raise store_away() from None
@@ -313,6 +320,18 @@ class Hall:
             self.janitor = asyncio.create_task(self._rounds(), name="janitor")
         if self.cluster is not None and self.beats is None:
             self.beats = asyncio.create_task(self._beats(), name="beats")
+        if self.matcher is None:
+            self.matcher = asyncio.create_task(self._matches(), name="quick play")
+
+    async def _matches(self) -> None:
+        """Quick play: a table made of waiting players whenever one can be (every process looks, one at once)."""
+        while True:
+            await asyncio.sleep(MATCH_EVERY)
+            try:
+                while await self.quick.match(self) is not None:
+                    pass
+            except Exception as exc:  # the store is away, or the table could not be made: the next look tries again
+                LOG.warning("quick play: %s", exc)
 
     # ----------------------------------------------------------- cluster
     async def _beats(self) -> None:
@@ -472,7 +491,7 @@ class Hall:
 
     async def close(self) -> None:
         """The server stops: the tables it drives are let go at once, for the other processes to take over."""
-        for task in (self.janitor, self.beats):
+        for task in (self.janitor, self.beats, self.matcher):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -85,6 +85,7 @@ STATUS = {
     "not_yours": 403,
     "no_table": 404,
     "no_player": 404,
+    "not_waiting": 404,
     "taken": 409,
     "name_taken": 409,
     "invalid": 422,

@@ -278,6 +278,28 @@ class Leaderboard(BaseModel):
     players: list[Ranked]
 
 
+class QuickAsk(BaseModel):
+    """``POST /api/quick``: the preset to play, whether bots may fill the seats nobody comes to, and after how
+    many seconds."""
+
+    model_config = Strict
+    rules: Literal[tuple(PRESETS)] = "classic"  # type: ignore[valid-type]
+    bots: bool = True
+    wait: Annotated[float, Field(ge=5, le=600)] = 20.0
+
+
+class QuickStatus(BaseModel):
+    """``GET /api/quick``: waiting (for how long), or seated (the table and the seat to take)."""
+
+    status: Literal["waiting", "seated"]
+    rules: str
+    bots: bool
+    wait: float
+    waited: float | None = None
+    table: str | None = None
+    seat: int | None = None
+
+
 class Me(BaseModel):
     """The signed-in person: their name, and the token a cookie-authenticated write sends in ``X-CSRF-Token``;
     both null for a guest."""

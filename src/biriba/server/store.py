@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -210,6 +211,21 @@ class SeatInfo:
 
 
 _SEAT_FIELDS = ("kind", "bot", "name", "token_hash", "account")
+
+
+async def _hold(conn: AsyncConnection, table_id: str, held: list[tuple[int, str]]) -> None:
+    """The table's seats bound to accounts are these (:data:`players`); an account deleted since is left out."""
+    await conn.execute(delete(players).where(players.c.table_id == table_id))
+    for seat, account in held:
+        query = select(literal(table_id, String), literal(seat, Integer), _account_ids.c.id)
+        await conn.execute(
+            insert(players).from_select(["table_id", "seat", "account"], query.where(_account_ids.c.id == account))
+        )
+
+
+def new_table_id() -> str:
+    """A new table's id: unguessable, as it is the table's address (its invite link)."""
+    return secrets.token_urlsafe(9)
 
 
 @dataclass
@@ -440,6 +456,9 @@ class Store:
                     totals=json.dumps(row.totals),
                 )
             )
+            held = [(seat, info.account) for seat, info in enumerate(row.seats) if info.account]
+            if held:  # quick play's tables: their seats bound at once
+                await _hold(conn, row.id, held)
 
     async def save_seats(self, table_id: str, seats: Sequence[SeatInfo], status: str, epoch: int | None = None) -> None:
         """The seats after a person sat down (the table is claimed from then on)."""
@@ -467,11 +486,7 @@ class Store:
         async with self._connect(write=True) as conn:
             changed = (await conn.execute(update(tables).where(where).values(**values))).rowcount
             if players_held is not None and (changed == 1 or epoch is None):
-                await conn.execute(delete(players).where(players.c.table_id == table_id))
-                for seat, account in players_held:
-                    held = select(literal(table_id, String), literal(seat, Integer), _account_ids.c.id)
-                    held = held.where(_account_ids.c.id == account)
-                    await conn.execute(insert(players).from_select(["table_id", "seat", "account"], held))
+                await _hold(conn, table_id, players_held)
         if epoch is not None and changed != 1:
             self.fenced += 1
             raise Fenced(table_id, epoch)

@@ -1,0 +1,201 @@
+"""Quick play (issue 52, row 4): "play now" for a preset; the server seats waiting players of similar rating.
+
+A signed-in player asks to play a preset (``POST /api/quick``) and waits.
+The waiting list is the store's (:data:`queue`), so players who wait on
+different server processes are seated together: every process looks for a
+table to make every :data:`MATCH_EVERY` seconds, one at a time (a
+PostgreSQL advisory lock; SQLite takes one writer at once).  The player who
+has waited longest is seated first, with the others nearest their rating,
+within a window that widens as they wait (:func:`window`).  If nobody comes
+within the player's wait (``wait``, 20 seconds by default) and every player
+found allowed it, bots fill the empty seats: the measured kind nearest the
+people's mean rating.  Partners are paired so that the teams' ratings are
+as even as they can be.
+
+A seat made this way is bound to its player's account under a token nobody
+holds; the page takes it (``POST /api/tables/{id}/seats/{seat}/token``, as
+a player takes a seat back on another device) once ``GET /api/quick`` says
+where it is.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, insert, select, text, update
+
+from ..rules import PRESETS
+from .accounts import Account
+from .messages import Settings, TableError
+from .ratings import BOT_RATINGS, MODEL, ratings
+from .store import SeatInfo, Store, metadata, new_table_id, token_hash
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+#: Seconds between two looks for a table to make, in every process.
+MATCH_EVERY = 1.0
+#: The rating window at first (either side of the longest waiter's rating), and its widening each second.
+WINDOW, WIDENING = 3.0, 0.5
+#: A player's place in the list is forgotten this many seconds after they asked (seated or not; a seat found and
+#: never taken plays on with the stand-in).
+FORGET_AFTER = 1200.0
+#: The PostgreSQL advisory lock the process making tables holds.
+MATCH_LOCK = 0x71756963
+
+queue = Table(
+    "quick_queue",
+    metadata,
+    Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("name", String(120), nullable=False),
+    Column("family", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("bots", Integer, nullable=False),  # 1: bots may fill the seats nobody comes to
+    Column("wait", Float, nullable=False),  # seconds before they may
+    Column("since", Float, nullable=False),
+    Column("table_id", String(24)),  # once seated
+    Column("seat", Integer),
+)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    account: str
+    name: str
+    family: str
+    mu: float
+    bots: bool
+    wait: float
+    since: float
+
+
+def window(waited: float) -> float:
+    """How far from the longest waiter's rating a player may be to sit with them, after ``waited`` seconds."""
+    return WINDOW + WIDENING * waited
+
+
+def partnerships(people: list[Waiting], team_of: tuple[int, ...]) -> list[Waiting | None]:
+    """Seats for ``people`` (the rest None: bots) that make the teams' ratings as even as they can be: the
+    strongest and the weakest together, as a snake draft does."""
+    teams = sorted(set(team_of))
+    order = sorted(people, key=lambda p: -p.mu)
+    seats: list[Waiting | None] = [None] * len(team_of)
+    free = {team: [seat for seat, t in enumerate(team_of) if t == team] for team in teams}
+    for n, person in enumerate(order):
+        round_, at = divmod(n, len(teams))
+        team = teams[at] if round_ % 2 == 0 else teams[-1 - at]
+        if not free[team]:
+            team = next(t for t in teams if free[t])
+        seats[free[team].pop(0)] = person
+    return seats
+
+
+def nearest_bot(mu: float) -> str:
+    """The measured bot kind whose rating is nearest ``mu``."""
+    return min((kind for kind in BOT_RATINGS if kind != "medium"), key=lambda kind: abs(BOT_RATINGS[kind][0] - mu))
+
+
+def choose(waiting: list[Waiting], now: float) -> tuple[list[Waiting], bool] | None:
+    """The players to seat at one table, and whether bots fill it; None if no table can be made yet.
+
+    The longest waiter first; the others of its family nearest its rating, within the window of its wait."""
+    for first in sorted(waiting, key=lambda w: w.since):
+        seats = PRESETS[first.family].seats
+        waited = now - first.since
+        near = sorted(
+            (w for w in waiting if w.family == first.family and w is not first),
+            key=lambda w: abs(w.mu - first.mu),
+        )
+        within = [w for w in near if abs(w.mu - first.mu) <= window(waited)]
+        found = [first, *within[: seats - 1]]
+        if len(found) == seats:
+            return found, False
+        if waited >= first.wait and all(w.bots for w in found):
+            return found, True
+    return None
+
+
+class QuickPlay:
+    """The waiting list in the store, and the tables made from it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def join(self, account: Account, family: str, bots: bool, wait: float) -> dict[str, Any]:
+        """Wait for a table of ``family`` (a preset); a player already waiting waits anew with these wishes."""
+        if family not in PRESETS:
+            raise TableError("invalid", f"rules: no preset is called {family!r} (the presets: {', '.join(PRESETS)})")
+        async with self.store.connect() as conn:
+            query = select(ratings.c.mu).where((ratings.c.account == account.id) & (ratings.c.family == family))
+            mu = (await conn.execute(query)).scalar()
+        row = {"name": account.name, "family": family, "mu": MODEL.mu if mu is None else mu, "bots": int(bots)}
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(queue).where(queue.c.account == account.id))
+            await conn.execute(insert(queue).values(account=account.id, wait=wait, since=time.time(), **row))
+        return await self.status(account)
+
+    async def leave(self, account: Account) -> None:
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(queue).where(queue.c.account == account.id))
+
+    async def status(self, account: Account) -> dict[str, Any]:
+        """Where the player stands: waiting (and for how long), or seated (the table and seat to take)."""
+        async with self.store.connect() as conn:
+            row = (await conn.execute(select(queue).where(queue.c.account == account.id))).first()
+        if row is None:
+            raise TableError("not_waiting", "you are not waiting for a table: ask for one first")
+        shown: dict[str, Any] = {"rules": row.family, "bots": bool(row.bots), "wait": row.wait}
+        if row.table_id is None:
+            return {"status": "waiting", "waited": round(time.time() - row.since, 1), **shown}
+        return {"status": "seated", "table": row.table_id, "seat": row.seat, **shown}
+
+    async def seated(self, account: Account, table_id: str) -> None:
+        """The player has taken the seat found for them: their ticket is done."""
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(queue).where((queue.c.account == account.id) & (queue.c.table_id == table_id)))
+
+    async def match(self, hall: Hall) -> str | None:
+        """Make one table of waiting players if one can be made now; its id, else None.
+
+        The players are marked seated at a table id chosen here, in one transaction under the lock (so that
+        no other process seats them too); the table is made after, and if that fails they wait again."""
+        async with self.store.connect(write=True) as conn:
+            if self.store.engine.dialect.name == "postgresql":
+                lock = text("SELECT pg_try_advisory_xact_lock(:key)")
+                if not (await conn.execute(lock, {"key": MATCH_LOCK})).scalar():
+                    return None  # another process is at it
+            now = time.time()
+            await conn.execute(delete(queue).where(queue.c.since < now - FORGET_AFTER))
+            rows = (await conn.execute(select(queue).where(queue.c.table_id.is_(None)))).all()
+            waiting = [Waiting(r.account, r.name, r.family, r.mu, bool(r.bots), r.wait, r.since) for r in rows]
+            chosen = choose(waiting, now)
+            if chosen is None:
+                return None
+            people, _ = chosen
+            rules = PRESETS[people[0].family]
+            placed = partnerships(people, rules.team_of)
+            table_id = new_table_id()
+            for seat, person in enumerate(placed):
+                if person is not None:
+                    where = queue.c.account == person.account
+                    await conn.execute(update(queue).where(where).values(table_id=table_id, seat=seat))
+        bot = nearest_bot(sum(p.mu for p in people) / len(people))
+        seats = [
+            SeatInfo("person", name=p.name, token_hash=token_hash(secrets.token_urlsafe(24)), account=p.account)
+            if p is not None
+            else SeatInfo("bot", bot=bot, name=f"{bot} bot")
+            for p in placed
+        ]
+        try:
+            await hall.open_table(rules.to_json(), Settings().to_data(), seats, "quick", table_id)
+        except Exception:
+            async with self.store.connect(write=True) as conn:
+                await conn.execute(update(queue).where(queue.c.table_id == table_id).values(table_id=None, seat=None))
+            raise
+        return table_id
+
+
+__all__ = ["QuickPlay", "choose", "partnerships", "queue", "window"]
