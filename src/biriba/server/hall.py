@@ -464,6 +464,7 @@ class Hall:
 
         self.quotas.forget_old()
         await self.accounts.forget_expired()
+        await self.quick.forget_old()
 
     def collect(self) -> None:
         """A full collection of cyclic garbage, every ``collect_every`` seconds, timed (``/metrics``).

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, insert, select, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..rules import PRESETS
 from .accounts import Account
@@ -152,6 +153,11 @@ class QuickPlay:
             return {"status": "waiting", "waited": round(time.time() - row.since, 1), **shown}
         return {"status": "seated", "table": row.table_id, "seat": row.seat, **shown}
 
+    async def forget_old(self) -> None:
+        """The places asked for more than :data:`FORGET_AFTER` seconds ago, forgotten (the janitor's)."""
+        async with self.store.connect(write=True) as conn:
+            await conn.execute(delete(queue).where(queue.c.since < time.time() - FORGET_AFTER))
+
     async def seated(self, account: Account, table_id: str) -> None:
         """The player has taken the seat found for them: their ticket is done."""
         async with self.store.connect(write=True) as conn:
@@ -162,16 +168,15 @@ class QuickPlay:
 
         The players are marked seated at a table id chosen here, in one transaction under the lock (so that
         no other process seats them too); the table is made after, and if that fails they wait again."""
+        async with self.store.connect() as conn:  # most looks find nothing to do: they write nothing
+            if choose(await _waiting(conn), time.time()) is None:
+                return None
         async with self.store.connect(write=True) as conn:
             if self.store.engine.dialect.name == "postgresql":
                 lock = text("SELECT pg_try_advisory_xact_lock(:key)")
                 if not (await conn.execute(lock, {"key": MATCH_LOCK})).scalar():
                     return None  # another process is at it
-            now = time.time()
-            await conn.execute(delete(queue).where(queue.c.since < now - FORGET_AFTER))
-            rows = (await conn.execute(select(queue).where(queue.c.table_id.is_(None)))).all()
-            waiting = [Waiting(r.account, r.name, r.family, r.mu, bool(r.bots), r.wait, r.since) for r in rows]
-            chosen = choose(waiting, now)
+            chosen = choose(await _waiting(conn), time.time())
             if chosen is None:
                 return None
             people, _ = chosen
@@ -196,6 +201,11 @@ class QuickPlay:
                 await conn.execute(update(queue).where(queue.c.table_id == table_id).values(table_id=None, seat=None))
             raise
         return table_id
+
+
+async def _waiting(conn: AsyncConnection) -> list[Waiting]:
+    rows = (await conn.execute(select(queue).where(queue.c.table_id.is_(None)))).all()
+    return [Waiting(r.account, r.name, r.family, r.mu, bool(r.bots), r.wait, r.since) for r in rows]
 
 
 __all__ = ["QuickPlay", "choose", "partnerships", "queue", "window"]
