@@ -259,9 +259,11 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         """Sit down at a person's free seat under a name; the token that comes back is the seat's key.  Signed in
         (with ``X-CSRF-Token``), the seat is bound to the account and sits under its name."""
         live = await live_table(request, table_id)
-        if await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE)) is None:
+        found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
+        if found is None:
             return {"seat": seat, "token": await live.sit(seat, body.name)}
-        account, _ = await account_of(request, write=True)
+        account, csrf = found
+        check_csrf(request, csrf)
         return {"seat": seat, "token": await live.sit(seat, account.name, account.id)}
 
     @app.post(
@@ -395,9 +397,13 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         found = await hall(request).accounts.who(request.cookies.get(SESSION_COOKIE))
         if found is None:
             raise TableError("signed_out", "not signed in")
-        if write and not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
-            raise TableError("csrf", "a write signed in with the cookie carries its X-CSRF-Token")
+        if write:
+            check_csrf(request, found[1])
         return found
+
+    def check_csrf(request: Request, csrf: str) -> None:
+        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), csrf):
+            raise TableError("csrf", "a write signed in with the cookie carries its X-CSRF-Token")
 
     def signed_out() -> Response:
         response = Response(status_code=204)
