@@ -252,7 +252,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         live = await live_table(request, table_id)
         return live.info(base(request))
 
-    @app.post("/api/tables/{table_id}/seats/{seat}", response_model=Seated, responses=ERRORS)
+    @app.post("/api/tables/{table_id}/seats/{seat}", response_model=Seated, responses={403: {"model": Error}, **ERRORS})
     async def sit(
         request: Request, table_id: TableId, seat: Annotated[int, PathParam(ge=0, le=5)], body: SitDown
     ) -> dict[str, Any]:
@@ -287,7 +287,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         account, _ = await account_of(request, write=True)
         return await hall(request).quick.join(account, body.rules, body.bots, body.wait)
 
-    @app.get("/api/quick", response_model=QuickStatus, response_model_exclude_none=True, responses=ERRORS)
+    @app.get("/api/quick", response_model=QuickStatus, response_model_exclude_none=True, responses=SIGNED_ERRORS)
     async def quick_status(request: Request) -> dict[str, Any]:
         """Where the signed-in player's quick play stands: waiting, or seated (take the seat with ``.../token``)."""
         account, _ = await account_of(request)
