@@ -486,7 +486,7 @@ class LiveTable:
                 raise TableError("over", "the match is over: the seat is yours in its record")
             if self.row.seats[seat].token_hash is None:
                 raise TableError("spectator", "that seat is free already")  # a second leave, come the long way
-            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats = self._seats_copy()
             name, seats[seat].name, seats[seat].token_hash, seats[seat].account = seats[seat].name, None, None, None
             await self._save_seats(seats)
             left = {**self.row.settings.get("left", {}), str(seat): name}  # the seat's info says who left it
@@ -565,6 +565,10 @@ class LiveTable:
             raise TableError("bad_request", "that seat is a bot's")
         return info
 
+    def _seats_copy(self) -> list[SeatInfo]:
+        """The seats, to change and save (:meth:`_save_seats`) without touching the ones in use meanwhile."""
+        return [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+
     def _held_by(self, account: str) -> int | None:
         return next((n for n, s in enumerate(self.row.seats) if s.account == account), None)
 
@@ -577,7 +581,7 @@ class LiveTable:
                 raise TableError("taken", f"your account holds seat {held} at this table already: one seat each")
             if any(s.kind == "person" and s.name and looks_alike(s.name, name) for s in self.row.seats):
                 raise TableError("name_taken", f"{name!r} looks like a name already at this table: choose another")
-            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats = self._seats_copy()
             seats[seat].name, seats[seat].token_hash, seats[seat].account = name, digest, account
             await self._save_seats(seats)
             if str(seat) in self.row.settings.get("left", {}):
@@ -596,7 +600,7 @@ class LiveTable:
                 return
             if info.account is not None or self._held_by(account) is not None:
                 raise TableError("taken", "that seat, or another at this table, is bound to an account already")
-            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats = self._seats_copy()
             seats[seat].account = account
             await self._save_seats(seats)
 
@@ -605,7 +609,7 @@ class LiveTable:
             self._own()
             if self._person_seat(seat).account != account:
                 raise TableError("not_yours", "that seat is not bound to your account")
-            seats = [SeatInfo.from_data(s.to_data()) for s in self.row.seats]
+            seats = self._seats_copy()
             seats[seat].token_hash = digest
             await self._save_seats(seats)
             await self.tell_all()
