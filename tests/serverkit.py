@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,26 @@ def sit(url: str, table_id: str, seat: int, name: str) -> str:
     response = httpx.post(f"{url}/api/tables/{table_id}/seats/{seat}", json={"name": name}, timeout=10)
     assert response.status_code == 200, response.text
     return response.json()["token"]  # type: ignore[no-any-return]
+
+
+#: A signed-in client: its cookies, and the headers of its writes (``X-CSRF-Token``).
+SignedIn = tuple[dict[str, str], dict[str, str]]
+
+
+def signed_up(url: str, name: str, password: str = "correct horse battery") -> SignedIn:
+    """An account made, from an address of its name's own (sign-ups are limited to five an hour an address)."""
+    address = {"X-Forwarded-For": f"198.51.100.{zlib.crc32(name.encode()) % 250 + 1}"}
+    made = httpx.post(f"{url}/api/accounts", json={"name": name, "password": password}, headers=address, timeout=30)
+    assert made.status_code == 201, made.text
+    return {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
+
+
+def sit_signed_in(url: str, table_id: str, seat: int, who: SignedIn) -> str:
+    """``who`` sits at ``seat`` (under their account's name); the seat's token."""
+    seated = f"{url}/api/tables/{table_id}/seats/{seat}"
+    answer = httpx.post(seated, json={"name": "Anyone"}, cookies=who[0], headers=who[1], timeout=10)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["token"])
 
 
 def ws_url(url: str, table_id: str) -> str:

@@ -13,9 +13,7 @@ from typing import Any
 import httpx
 
 from biriba.server.quick import WIDENING, WINDOW, Waiting, choose, nearest_bot, partnerships, window
-from serverkit import running_server
-
-PASSWORD = "correct horse battery"
+from serverkit import SignedIn, running_server, signed_up
 
 
 def waiting(name: str, mu: float, since: float, family: str = "classic", bots: bool = True) -> Waiting:
@@ -57,14 +55,7 @@ def test_partners_are_paired_to_make_the_teams_even_and_bots_are_the_nearest_mea
     assert nearest_bot(12.0) == "random" and nearest_bot(24.0) == "greedy"
 
 
-def signed_up(url: str, name: str) -> tuple[dict[str, str], dict[str, str]]:
-    address = {"X-Forwarded-For": f"198.51.100.{sum(map(ord, name)) % 250}"}
-    made = httpx.post(f"{url}/api/accounts", json={"name": name, "password": PASSWORD}, headers=address)
-    assert made.status_code == 201, made.text
-    return {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
-
-
-def ask(url: str, who: tuple[dict[str, str], dict[str, str]], **body: Any) -> httpx.Response:
+def ask(url: str, who: SignedIn, **body: Any) -> httpx.Response:
     """``POST /api/quick`` signed in as ``who`` (its cookies and CSRF header)."""
     return httpx.post(f"{url}/api/quick", json=body, cookies=who[0], headers=who[1])
 

@@ -22,7 +22,7 @@ from biriba.server.accounts import Account, Accounts
 from biriba.server.quotas import Quotas
 from biriba.server.ratings import MODEL, Ratings, family, ranks, rate
 from biriba.server.store import SeatInfo, Store, TableRow
-from serverkit import GREEDY, PERSON, Player, create_table, running_server
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, signed_up, sit_signed_in
 
 PASSWORD = "correct horse battery"
 PRIOR = (MODEL.mu, MODEL.sigma)
@@ -147,29 +147,15 @@ def test_bots_count_with_their_fixed_rating_and_an_unmeasured_bot_leaves_the_mat
     asyncio.run(main())
 
 
-def signed_in(url: str, name: str) -> tuple[dict[str, str], dict[str, str]]:
-    made = httpx.post(
-        f"{url}/api/accounts",
-        json={"name": name, "password": PASSWORD},
-        headers={"X-Forwarded-For": f"198.51.100.{len(name)}"},
-    )
-    assert made.status_code == 201, made.text
-    return {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
-
-
 def test_a_match_played_to_its_end_at_the_server_is_rated_and_shown_on_the_profile(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ratings_module, "BOT_RATINGS", {"greedy": (27.0, 1.0)})
     with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
         table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
-        tokens = []
-        for seat, name in ((0, "Eleni"), (2, "Nikos")):
-            cookies, csrf = signed_in(url, name)
-            answer = httpx.post(
-                f"{url}/api/tables/{table['id']}/seats/{seat}", json={"name": name}, cookies=cookies, headers=csrf
-            )
-            tokens.append(answer.json()["token"])
+        tokens = [
+            sit_signed_in(url, table["id"], seat, signed_up(url, name)) for seat, name in ((0, "Eleni"), (2, "Nikos"))
+        ]
 
         async def main() -> None:
             async with Player(url, table["id"], tokens[0]) as eleni, Player(url, table["id"], tokens[1]) as nikos:

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from browserkit import Sockets
-from serverkit import GREEDY, PERSON, Player, create_table, running_server, server_process
+from serverkit import GREEDY, PERSON, Player, create_table, running_server, server_process, signed_up, sit_signed_in
 from test_server import check_nothing_hidden
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -672,18 +672,6 @@ def test_a_guest_who_signs_up_keeps_the_seat_and_takes_it_back_on_another_phone(
     phone.context.close()
 
 
-def signed_up_and_seated(server: str, table_id: str, seat: int, name: str, address: int) -> str:
-    """An account made (from its own address: sign-ups are limited per address) and sat at ``seat``: its token."""
-    made = httpx.post(
-        f"{server}/api/accounts",
-        json={"name": name, "password": "a long passphrase"},
-        headers={"X-Forwarded-For": f"203.0.113.{address}"},
-    )
-    cookies, csrf = {"biriba_session": made.cookies["biriba_session"]}, {"X-CSRF-Token": made.json()["csrf"]}
-    sat = httpx.post(f"{server}/api/tables/{table_id}/seats/{seat}", json={"name": name}, cookies=cookies, headers=csrf)
-    return str(sat.json()["token"])
-
-
 def played_to_the_end(server: str, table_id: str, tokens: list[str]) -> None:
     """Every token's seat plays random legal moves until the match is over (in a thread of its own: Playwright's
     loop runs in this one)."""
@@ -709,8 +697,9 @@ def test_a_rated_match_shows_on_the_players_profile_in_three_languages_at_phone_
     """Issue 52: two signed-in partners play a short match against two greedy bots to its end: rated, with
     bots; the profile page tells the rating and the match (with its replay), in English, Greek and Italian."""
     table = create_table(server, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
-    tokens = [signed_up_and_seated(server, table["id"], 0, "Ελένη", 11)]
-    tokens.append(signed_up_and_seated(server, table["id"], 2, "Nikos", 12))
+    tokens = [
+        sit_signed_in(server, table["id"], seat, signed_up(server, name)) for seat, name in ((0, "Ελένη"), (2, "Nikos"))
+    ]
     played_to_the_end(server, table["id"], tokens)
     rated = {"en-US": "rated, with bots", "el-GR": "βαθμολογήθηκε, με bots", "it-IT": "valutata, con bot"}
     for locale, words in rated.items():
