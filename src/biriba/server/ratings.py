@@ -21,6 +21,7 @@ measured by ``benchmarks/bot_ratings.py``: a match with bots in it counts
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table,
 from sqlalchemy import exc as db_errors
 
 from ..rules import PRESETS, Rules
+from .accounts import accounts
 from .store import Store, TableRow, metadata, players, tables
 
 MODEL = PlackettLuce()
@@ -150,7 +152,7 @@ class Ratings:
         """Rate a finished match if every person at it is signed in (bots of a measured kind may sit too); once,
         whichever process asks (the ``rated`` row is written in the same transaction).  None if unrated."""
         rules = Rules.from_json(row.rules)
-        accounts = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
+        signed = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
         bots: dict[int, tuple[float, float]] = {}
         for seat, info in enumerate(row.seats):
             if info.kind == "bot":
@@ -158,9 +160,9 @@ class Ratings:
                 if fixed is None:
                     return None
                 bots[seat] = fixed
-            elif seat not in accounts:
+            elif seat not in signed:
                 return None  # a guest played: unrated
-        if not accounts or len(set(accounts.values())) != len(accounts):
+        if not signed or len(set(signed.values())) != len(signed):
             return None
         named = family(rules)
         try:
@@ -168,10 +170,10 @@ class Ratings:
                 marker = {"table_id": row.id, "family": named, "with_bots": int(bool(bots)), "finished": time.time()}
                 await conn.execute(insert(rated).values(**marker))
                 query = select(ratings.c.account, ratings.c.mu, ratings.c.sigma).where(
-                    (ratings.c.family == named) & ratings.c.account.in_(list(accounts.values()))
+                    (ratings.c.family == named) & ratings.c.account.in_(list(signed.values()))
                 )
                 now = {r.account: (r.mu, r.sigma) for r in await conn.execute(query.with_for_update())}
-                changes = rate(rules.team_of, totals, accounts, bots, now)
+                changes = rate(rules.team_of, totals, signed, bots, now)
                 for change in changes:
                     mu, sigma = change.after
                     if change.account in now:
@@ -198,8 +200,6 @@ class Ratings:
 
     async def leaderboard(self, named: str) -> list[dict[str, Any]]:
         """The players of a family with :data:`LEADERBOARD_MATCHES` matches or more, the surest strongest first."""
-        from .accounts import accounts
-
         query = (
             select(accounts.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
             .join(accounts, accounts.c.id == ratings.c.account)
@@ -248,8 +248,6 @@ class Ratings:
 
 def _history_entry(row: Any) -> dict[str, Any]:
     """A finished match as a player's history shows it: partners, opponents, scores, and the rating's move."""
-    import json
-
     rules = Rules.from_json(json.loads(row.rules))
     seats, totals = json.loads(row.seats), json.loads(row.totals)
     team_of = rules.team_of
