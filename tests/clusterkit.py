@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -344,20 +344,21 @@ class SteadyPlayer:
     def over(self) -> bool:
         return self.state is not None and self.state["table"]["status"] == "over"
 
-    async def run(self, until: float, act_delay: float = 0.02) -> None:
-        """Play until the monotonic time ``until`` or the match's end, connecting again whenever cut off."""
-        while time.monotonic() < until and not self.over:
+    async def run(self, until: Callable[[], float], act_delay: float = 0.02) -> None:
+        """Play until the monotonic time ``until()`` (it may move) or the match's end, connecting again whenever
+        cut off."""
+        while time.monotonic() < until() and not self.over:
             try:
                 async with connect(self.url, max_size=2**22, open_timeout=5) as socket:
                     self.connections += 1
                     self.fresh = True
                     join = {"type": "join", "token": self.token, "since": self.last + 1}
                     await socket.send(json.dumps(join))
-                    while time.monotonic() < until and not self.over:
+                    while time.monotonic() < until() and not self.over:
                         try:
-                            raw = await asyncio.wait_for(socket.recv(), timeout=max(0.05, until - time.monotonic()))
+                            raw = await asyncio.wait_for(socket.recv(), timeout=min(1.0, until() - time.monotonic()))
                         except TimeoutError:
-                            break
+                            continue
                         message = json.loads(raw)
                         reply = self.hear(message)
                         if reply is not None:  # a refused action is tried again a little later, as a person would
