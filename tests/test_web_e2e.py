@@ -672,6 +672,51 @@ def test_a_guest_who_signs_up_keeps_the_seat_and_takes_it_back_on_another_phone(
     phone.context.close()
 
 
+def test_a_passkey_is_added_then_signs_in_with_no_name_or_password_until_it_is_removed(
+    browser: Browser, server: str
+) -> None:
+    """Issue 52: a passkey made by Chromium's virtual authenticator (a phone's own lock, as far as the page can
+    tell), then the sign-in that needs nothing typed; removed, it signs in nobody.  WebAuthn needs a domain, so
+    the page is opened at ``localhost`` rather than 127.0.0.1."""
+    site = server.replace("127.0.0.1", "localhost")
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable", {"enableUI": False})
+    options = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True}
+    device = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {**options, "isUserVerified": True}})
+    page.goto(site + "/")
+    account_form(page, "Ελένη", "a long passphrase", "#sign-up")
+    page.click("#add-passkey")
+    page.wait_for_selector("[data-testid=passkey]:has-text('Passkey made')")
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": device["authenticatorId"]})["credentials"]
+    assert [(c["rpId"], c["isResidentCredential"]) for c in held] == [("localhost", True)]
+    page.click("#add-passkey")  # the same device again: the browser itself refuses (the server said which it holds)
+    page.wait_for_selector(".error-line:has-text('This device already holds a passkey for your account.')")
+    shot(page, "passkey-added-phone")
+
+    page.click("#sign-out")
+    page.wait_for_selector("#account-open")
+    page.click("#account-title")
+    page.click("#passkey-sign-in")
+    page.wait_for_selector("[data-testid=signed-in]:has-text('Signed in as Ελένη')")
+    cookie = next(c for c in context.cookies() if c["name"] == "biriba_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+
+    page.click("[data-testid=remove-passkey]")
+    page.wait_for_selector("[data-testid=passkey]", state="detached")
+    page.click("#sign-out")
+    page.wait_for_selector("#account-open")
+    page.click("#account-title")
+    page.click("#passkey-sign-in")  # the device still holds it; the server no longer knows it
+    page.wait_for_selector("#account-error:has-text('That passkey does not sign in here')")
+    shot(page, "passkey-unknown-phone")
+    failed = "Failed to load resource: the server responded with a status of"
+    assert errors == [f"{failed} 401 (Unauthorized)"], errors  # the sign-in refused, and nothing else
+    context.close()
+
+
 def played_to_the_end(server: str, table_id: str, tokens: list[str]) -> None:
     """Every token's seat plays random legal moves until the match is over (in a thread of its own: Playwright's
     loop runs in this one)."""

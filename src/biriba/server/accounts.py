@@ -135,39 +135,43 @@ class Accounts:
                 await conn.execute(insert(accounts).values(**row, created=time.time()))
         except db_errors.IntegrityError:  # taken meanwhile
             raise taken from None
-        return await self._session(account)
+        return await self.session(account)
 
-    async def _guess(self, fold: str, address: str) -> None:
-        """Refuse a password check of a name or from an address at its limit (429); nothing is counted yet."""
-        for key, most in ((f"signin:{address}", ATTEMPTS_PER_ADDRESS), (f"signin-name:{fold}", ATTEMPTS_PER_NAME)):
+    def _limits(self, address: str, fold: str | None) -> list[tuple[str, int]]:
+        limits = [(f"signin:{address}", ATTEMPTS_PER_ADDRESS)]
+        return [*limits, (f"signin-name:{fold}", ATTEMPTS_PER_NAME)] if fold is not None else limits
+
+    async def guess(self, address: str, fold: str | None = None) -> None:
+        """Refuse a sign-in check from an address (or of a name) at its limit (429); nothing is counted yet."""
+        for key, most in self._limits(address, fold):
             wait = await self.quotas.over(key, most, ATTEMPT_WINDOW)
             if wait is not None:
                 raise TableError("quota", "too many tries: wait a while", retry_after=max(1, math.ceil(wait)))
 
-    async def _missed(self, fold: str, address: str) -> None:
-        """A wrong password: counted against the name and the address.  A right one counts nothing, so that
-        others' guesses cannot keep a person out once they know their password, beyond the name's limit."""
-        await self.quotas.take(f"signin:{address}", ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW)
-        await self.quotas.take(f"signin-name:{fold}", ATTEMPTS_PER_NAME, ATTEMPT_WINDOW)
+    async def missed(self, address: str, fold: str | None = None) -> None:
+        """A wrong password (or passkey): counted against the address and the name.  A right one counts nothing,
+        so that others' guesses cannot keep a person out once they know their password, beyond the name's limit."""
+        for key, most in self._limits(address, fold):
+            await self.quotas.take(key, most, ATTEMPT_WINDOW)
 
     async def sign_in(self, name: str, password: str, address: str, old_token: str | None = None) -> SignedIn:
         """A new session for the name's account if the password is its own; any session the client had ends
         (a session is never adopted: fixation).  The same answer, in the same time, for an unknown name."""
         fold, _ = folds(name)
-        await self._guess(fold, address)
+        await self.guess(address, fold)
         query = select(accounts.c.id, accounts.c.name, accounts.c.password)
         async with self.store.connect() as conn:
             row = (await conn.execute(query.where(accounts.c.fold == fold))).first()
         hashed = row.password if row is not None else _NOBODY
         right = await self._hash(_HASHER.verify, password, hashed)
         if row is None or not right:
-            await self._missed(fold, address)
+            await self.missed(address, fold)
             raise TableError("signed_out", WRONG)
         if old_token:
             await self.sign_out(old_token)
-        return await self._session(Account(row.id, row.name), hashed)
+        return await self.session(Account(row.id, row.name), hashed)
 
-    async def _session(self, account: Account, hashed: str | None = None) -> SignedIn:
+    async def session(self, account: Account, hashed: str | None = None) -> SignedIn:
         """A new session; with ``hashed``, only while the account's password is still the one just checked (a
         change or a deletion meanwhile ends every session, and this one must not outlive it)."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
@@ -212,11 +216,11 @@ class Accounts:
         """The account's own password, asked again before a change that a stolen session must not make; its
         guesses are limited as a sign-in's are.  Returns the hash checked."""
         fold = folds(account.name)[0]
-        await self._guess(fold, address)
+        await self.guess(address, fold)
         async with self.store.connect() as conn:
             hashed = (await conn.execute(select(accounts.c.password).where(accounts.c.id == account.id))).scalar()
         if hashed is None or not await self._hash(_HASHER.verify, password, hashed):
-            await self._missed(fold, address)
+            await self.missed(address, fold)
             raise TableError("wrong_password", "wrong password")
         return str(hashed)
 
@@ -228,7 +232,7 @@ class Accounts:
         async with self.store.connect(write=True) as conn:
             await conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=hashed))
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
-        return await self._session(account)
+        return await self.session(account)
 
     async def delete(self, account: Account, password: str, address: str) -> None:
         """The account and its sessions, gone; its name is free again."""

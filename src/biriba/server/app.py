@@ -43,6 +43,7 @@ from .hall import Hall, address_key
 from .live import LiveTable
 from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
+from .passkeys import Site
 from .ratings import LEADERBOARD_MATCHES
 from .replays import CACHE_CONTROL, Kept
 from .schema import (
@@ -55,6 +56,10 @@ from .schema import (
     Leaderboard,
     Lobby,
     Me,
+    PasskeyAnswer,
+    PasskeyInfo,
+    PasskeyList,
+    PasskeyOptions,
     PasswordChange,
     PasswordOnly,
     Profile,
@@ -480,7 +485,59 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def export(request: Request) -> dict[str, Any]:
         """Everything the server keeps of the account, as JSON (``biriba-account/1``)."""
         account, _ = await account_of(request)
-        return await hall(request).accounts.export(account)
+        the_hall = hall(request)
+        return {**await the_hall.accounts.export(account), "passkeys": await the_hall.passkeys.of(account)}
+
+    # ------------------------------------------------------------ passkeys
+    def site(request: Request) -> Site:
+        """The relying party: the configured public address, else this request's own (behind a proxy, the Host
+        and scheme it forwards)."""
+        return Site.of(base(request))
+
+    @app.post("/api/me/passkey-options", response_model=PasskeyOptions, responses=SIGNED_ERRORS)
+    async def passkey_options(request: Request, response: Response) -> dict[str, Any]:
+        """The options for ``navigator.credentials.create``: a passkey for the signed-in account."""
+        account, _ = await account_of(request, write=True)
+        response.headers["Cache-Control"] = "no-store"
+        return await hall(request).passkeys.register_options(account, site(request), client_address(request))
+
+    @app.post("/api/me/passkeys", status_code=201, response_model=PasskeyInfo, responses=SIGNED_ERRORS)
+    async def add_passkey(request: Request, body: PasskeyAnswer) -> dict[str, Any]:
+        """Keep the passkey the browser made for the options' challenge: it signs this account in from now on."""
+        account, _ = await account_of(request, write=True)
+        return await hall(request).passkeys.register(account, body.handle, body.credential, site(request))
+
+    @app.get("/api/me/passkeys", response_model=PasskeyList, responses=SIGNED_ERRORS)
+    async def my_passkeys(request: Request) -> dict[str, Any]:
+        """The signed-in account's passkeys."""
+        account, _ = await account_of(request)
+        return {"passkeys": await hall(request).passkeys.of(account)}
+
+    @app.delete("/api/me/passkeys/{key_id}", status_code=204, responses=SIGNED_ERRORS)
+    async def remove_passkey(
+        request: Request, key_id: Annotated[str, PathParam(min_length=1, max_length=700)]
+    ) -> Response:
+        """One of the account's passkeys signs in no more."""
+        account, _ = await account_of(request, write=True)
+        await hall(request).passkeys.remove(account, key_id)
+        return Response(status_code=204)
+
+    @app.post("/api/session/passkey-options", response_model=PasskeyOptions, responses=SIGNED_ERRORS)
+    async def passkey_sign_in_options(request: Request, response: Response) -> dict[str, Any]:
+        """The options for ``navigator.credentials.get``: the browser offers the passkeys it holds for this site."""
+        same_site(request)
+        response.headers["Cache-Control"] = "no-store"
+        return await hall(request).passkeys.sign_in_options(site(request), client_address(request))
+
+    @app.post("/api/session/passkey", response_model=Me, responses=SIGNED_ERRORS)
+    async def passkey_sign_in(request: Request, response: Response, body: PasskeyAnswer) -> dict[str, Any]:
+        """Sign in with a passkey: a new session (any the client had ends), as a password's sign-in."""
+        same_site(request)
+        old = request.cookies.get(SESSION_COOKIE)
+        session = await hall(request).passkeys.sign_in(
+            body.handle, body.credential, site(request), client_address(request), old
+        )
+        return signed_in(response, request, session)
 
     @app.get("/healthz", response_model=Health, response_model_exclude_none=True, responses={503: {"model": Error}})
     async def healthz(request: Request) -> Any:

@@ -37,6 +37,7 @@ from .config import ServerConfig
 from .driver import STAND_IN
 from .live import UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info, store_away
+from .passkeys import Passkeys
 from .quick import MATCH_EVERY, QuickPlay
 from .quotas import Quotas
 from .ratings import Ratings
@@ -82,6 +83,7 @@ class Hall:
 
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
     accounts: Accounts = field(init=False)  # signing up, in and out (issue 52)
+    passkeys: Passkeys = field(init=False)  # signing in with a device's own lock instead of a password
     quotas: Quotas = field(init=False)  # the tables a minute, hints and chat lines, over every process
     #: Finished matches' records and replay positions, kept, and asked for within limits per address.
     replays: Replays = field(init=False)
@@ -90,6 +92,7 @@ class Hall:
         config = self.config
         self.quotas = Quotas(self.cluster)
         self.accounts = Accounts(self.store, self.quotas)
+        self.passkeys = Passkeys(self.store, self.accounts, self.quotas)
         self.ratings = Ratings(self.store)
         self.quick = QuickPlay(self.store)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
@@ -464,6 +467,7 @@ class Hall:
 
         self.quotas.forget_old()
         await self.accounts.forget_expired()
+        await self.passkeys.forget_expired()
         await self.quick.forget_old()
 
     def collect(self) -> None:

@@ -224,6 +224,37 @@ class BoundSeats(BaseModel):
     seats: list[BoundSeat]
 
 
+class PasskeyOptions(BaseModel):
+    """What the browser needs to make a passkey or to sign in with one (WebAuthn's options, as JSON), and the
+    handle its answer comes back with."""
+
+    handle: str
+    public_key: dict[str, Any]
+
+
+class PasskeyAnswer(BaseModel):
+    """``POST /api/me/passkeys`` and ``POST /api/session/passkey``: the handle, and the browser's credential
+    as JSON (WebAuthn's ``PublicKeyCredential.toJSON()``)."""
+
+    model_config = Strict
+    handle: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    credential: dict[str, Any]
+
+
+class PasskeyInfo(BaseModel):
+    """One of the account's passkeys: its id, when it was made, and when it last signed in (null: never)."""
+
+    id: str
+    created: float
+    used: float | None
+
+
+class PasskeyList(BaseModel):
+    """``GET /api/me/passkeys``."""
+
+    passkeys: list[PasskeyInfo]
+
+
 class RatingShown(BaseModel):
     """A rating as shown: its mean, its uncertainty, and the mean less three uncertainties (the leaderboard's
     order: a rating the player has shown)."""

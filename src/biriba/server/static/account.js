@@ -3,6 +3,7 @@
 import { api, storeName } from "./api.js";
 import { $, clear, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { passkeysHere } from "./passkeys.js";
 
 /** The account refusals in the reader's words: the server's codes mean other things at a table. */
 const REFUSALS = {
@@ -13,8 +14,18 @@ const REFUSALS = {
   invalid: "account.error.invalid",
 };
 
-function refusal(error) {
-  return REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message;
+/** The browser's own passkey failures (DOMException names): the prompt closed, or the passkey already here. */
+const PROMPT_FAILURES = {
+  NotAllowedError: "account.error.passkey_closed",
+  InvalidStateError: "account.error.passkey_held",
+};
+
+/** A passkey's sign-in refused: the passkey is not known here (no name nor password was asked). */
+const PASSKEY_REFUSALS = { ...REFUSALS, signed_out: "account.error.passkey_unknown" };
+
+function refusal(error, words = REFUSALS) {
+  if (PROMPT_FAILURES[error.name]) return t(PROMPT_FAILURES[error.name]);
+  return words[error.code] ? t(words[error.code]) : error.message;
 }
 
 /** The lobby's account panel: who is signed in, or the form to sign in or make an account. */
@@ -42,7 +53,9 @@ function signedIn(panel, me) {
   const seats = h("ul", { id: "account-seats", class: "account-seats" });
   panel.setAttribute("aria-labelledby", "account-who");
   const profile = h("a", { href: `/p/${encodeURIComponent(me.name)}`, "data-link": true, id: "my-profile" }, t("account.profile"));
-  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name }), " · ", profile), seats, out, error);
+  panel.append(h("p", { id: "account-who", "data-testid": "signed-in" }, t("account.signed_in", { name: me.name }), " · ", profile), seats);
+  if (passkeysHere()) panel.append(passkeyList(error));
+  panel.append(out, error);
   api
     .mySeats()
     .then((answer) => {
@@ -58,6 +71,34 @@ function signedIn(panel, me) {
     name.value = me.name; // the name to sit under, unless the player chose another
     storeName(me.name);
   }
+}
+
+/** The account's passkeys, each with its remove button, and the button that makes one on this device. */
+function passkeyList(error) {
+  const list = h("ul", { id: "passkeys", class: "account-seats" });
+  const add = h("button", { type: "button", id: "add-passkey" }, t("account.add_passkey"));
+  const show = async () => {
+    const { passkeys } = await api.myPasskeys();
+    clear(list);
+    for (const key of passkeys) {
+      const remove = h("button", { type: "button", class: "link", "data-testid": "remove-passkey" }, t("account.remove_passkey"));
+      remove.addEventListener("click", () => act(() => api.removePasskey(key.id)));
+      const made = new Date(key.created * 1000).toLocaleDateString(document.documentElement.lang || undefined);
+      list.append(h("li", { "data-testid": "passkey" }, t("account.passkey", { date: made }), " ", remove));
+    }
+  };
+  const act = async (work) => {
+    error.textContent = "";
+    try {
+      await work();
+      await show();
+    } catch (failure) {
+      error.textContent = refusal(failure);
+    }
+  };
+  add.addEventListener("click", () => act(() => api.addPasskey()));
+  show().catch(() => {}); // the list is a convenience: adding works without it
+  return h("div", { class: "passkeys" }, list, add);
 }
 
 function signInForm(panel) {
@@ -99,6 +140,18 @@ function signInForm(panel) {
     send(false);
   });
   $("#sign-up", form).addEventListener("click", () => send(true));
+  if (passkeysHere()) {
+    const passkey = h("button", { type: "button", id: "passkey-sign-in" }, t("account.passkey_sign_in"));
+    passkey.addEventListener("click", async () => {
+      error.textContent = "";
+      try {
+        signedIn(panel, await api.signInWithPasskey());
+      } catch (failure) {
+        error.textContent = refusal(failure, PASSKEY_REFUSALS);
+      }
+    });
+    $(".row-actions", form).append(passkey);
+  }
   // folded to one line: the lobby's own business (a table) stays at the top of a phone's screen
   panel.setAttribute("aria-labelledby", "account-title");
   panel.append(

@@ -1,5 +1,6 @@
 // The HTTP API (docs/protocol.md) and what the page keeps in localStorage.
 
+import { creationOptions, credentialJSON, requestOptions } from "./passkeys.js";
 import { refusalWords } from "./words.js";
 
 /** A refused request: its message in the reader's language (refusalWords), its HTTP status, code and rule. */
@@ -64,6 +65,19 @@ export const api = {
   async signIn(name, password) {
     return signedInAs(await request("POST", "/api/session", { name, password }));
   },
+  /** A passkey for the signed-in account, made by this device (its own prompt: a fingerprint, a face, a PIN). */
+  async addPasskey() {
+    const { handle, public_key: options } = await request("POST", "/api/me/passkey-options");
+    const made = await navigator.credentials.create({ publicKey: creationOptions(options) });
+    return request("POST", "/api/me/passkeys", { handle, credential: credentialJSON(made) });
+  },
+  async signInWithPasskey() {
+    const { handle, public_key: options } = await request("POST", "/api/session/passkey-options");
+    const used = await navigator.credentials.get({ publicKey: requestOptions(options) });
+    return signedInAs(await request("POST", "/api/session/passkey", { handle, credential: credentialJSON(used) }));
+  },
+  myPasskeys: () => request("GET", "/api/me/passkeys"),
+  removePasskey: (id) => request("DELETE", `/api/me/passkeys/${encodeURIComponent(id)}`),
   async signOut() {
     await request("DELETE", "/api/session");
     session = Promise.resolve({ name: null, csrf: null });
