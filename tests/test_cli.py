@@ -301,6 +301,8 @@ def test_serve_takes_the_replay_limits_as_flags_and_refuses_nonsense(capsys: pyt
     for flag in ("--replays-at-once", "--replays-per-minute", "--replay-cache"):
         code, _out, err = run(capsys, "serve", flag, "0")
         assert code == 2 and f"{flag} is at least 1" in err
+    code, _out, err = run(capsys, "serve", "--quick-target", "0")
+    assert code == 2 and "--quick-target is at least 1 point" in err
 
 
 def test_rules_lists_every_preset_in_one_aligned_column(capsys: pytest.CaptureFixture[str]) -> None:

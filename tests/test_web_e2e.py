@@ -24,6 +24,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from biriba.server.config import ServerConfig
 from browserkit import Sockets
 from serverkit import GREEDY, PERSON, Player, create_table, running_server, server_process, signed_up, sit_signed_in
 from test_server import check_nothing_hidden
@@ -762,3 +763,90 @@ def test_a_rated_match_shows_on_the_players_profile_in_three_languages_at_phone_
         page.wait_for_selector("[data-testid=leaderboard-empty]")  # one match: not enough for the board
         assert errors == [], errors
         context.close()
+
+
+#: What a page that asks where its quick play stands, before it waits, is told: 404 ``not_waiting``.
+NOT_WAITING = "Failed to load resource: the server responded with a status of 404 (Not Found)"
+
+
+def quick_player(browser: Browser, server: str, name: str, bots: bool, wait: int = 20) -> tuple[Page, list[str]]:
+    """A phone signed up as ``name`` that asks to play now, from the lobby's button: its page, waiting, and the
+    errors its console tells."""
+    page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    account_form(page, name, "a long passphrase", "#sign-up")
+    page.wait_for_selector("[data-testid=signed-in]")
+    page.click("#play-now")
+    page.wait_for_selector("#quick-form")
+    page.select_option("#quick-rules", "classic")
+    page.set_checked("#quick-bots", bots)
+    page.fill("#quick-wait", str(wait))
+    page.click("#quick-start")
+    return page, errors
+
+
+def seated_at(page: Page) -> tuple[str, str]:
+    """The table a quick-play page was taken to, once its seat shows, and the seat's token this browser holds."""
+    page.wait_for_url(re.compile(r"/t/[^/?]+$"), timeout=30_000)
+    page.wait_for_selector("[data-testid=player].me", timeout=30_000)
+    table = page.url.rsplit("/", 1)[1]
+    return table, page.evaluate(f"JSON.parse(localStorage.getItem('biriba.seat.{table}')).token")
+
+
+def test_four_people_who_play_now_are_seated_together_play_a_rated_match_and_see_it_on_their_profiles(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 52: four signed-in phones press "Play now" (no bots); the server seats them at one table, their
+    pages take them there, the match (one deal: ``--quick-target 1``) is played to its end, and each profile
+    shows the rated match and a rating that moved."""
+    config = ServerConfig(bot_workers=2, quick_target=1)
+    with running_server(f"sqlite:///{tmp_path}/quick.sqlite3", config) as server:
+        names = ["Ελένη", "Nikos", "Maria", "Giorgos"]
+        pages, errors = [], []
+        for name in names:
+            page, told = quick_player(browser, server, name, bots=False)
+            pages.append(page)
+            errors.append(told)
+        pages[0].wait_for_selector("[data-testid=quick-waiting]")
+        shot(pages[0], "quick-waiting-phone")
+        seated = [seated_at(page) for page in pages]
+        assert len({table for table, _ in seated}) == 1, "one table for the four"
+        table = seated[0][0]
+        info = httpx.get(f"{server}/api/tables/{table}").json()
+        assert sorted(seat["name"] for seat in info["seats"]) == sorted(names)
+        assert [seat["kind"] for seat in info["seats"]] == ["person"] * 4
+        assert (info["rules"]["preset"], info["rules"]["options"]["target"]) == ("classic", 1)  # --quick-target
+        shot(pages[0], "quick-seated-phone")
+        played_to_the_end(server, table, [token for _, token in seated])
+        for name, page in zip(names, pages):
+            profile = httpx.get(f"{server}/api/players/{name}").json()
+            shown = profile["ratings"]["classic"]
+            assert shown["matches"] == 1 and shown["rating"] != 25.0, shown
+            page.goto(f"{server}/p/{name}")
+            page.wait_for_selector("[data-testid=rated]:has-text('rated: ')")
+            rating = page.inner_text("[data-testid=rating][data-family=classic]")
+            assert f"{shown['rating']:.1f} ± {shown['uncertainty']:.1f}" in rating
+        shot(pages[1], "quick-profile-phone")
+        assert all(set(told) <= {NOT_WAITING} for told in errors), errors
+        for page in pages:
+            page.context.close()
+
+
+def test_alone_after_the_wait_bots_fill_the_seats_and_a_player_may_stop_looking(browser: Browser, server: str) -> None:
+    """Issue 52: nobody else comes within the wait (5 seconds), the player allowed bots: bots take the three
+    other seats and the page goes to the table.  Another player stops looking, and may ask again."""
+    other, other_errors = quick_player(browser, server, "Nikos", bots=False)
+    other.wait_for_selector("[data-testid=quick-waiting]")
+    other.click("#quick-cancel")
+    other.wait_for_selector("#quick-form")
+    page, errors = quick_player(browser, server, "Ελένη", bots=True, wait=5)
+    page.wait_for_selector("[data-testid=quick-waiting]:has-text('bots fill the empty seats after 5 s')")
+    table, _ = seated_at(page)
+    kinds = [seat["kind"] for seat in httpx.get(f"{server}/api/tables/{table}").json()["seats"]]
+    assert sorted(kinds) == ["bot", "bot", "bot", "person"]
+    assert page.locator("[data-testid=player]").count() == 4
+    shot(page, "quick-bots-phone")
+    assert set(errors) <= {NOT_WAITING} and set(other_errors) <= {NOT_WAITING}, (errors, other_errors)
+    other.context.close()
+    page.context.close()

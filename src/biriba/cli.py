@@ -386,6 +386,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="entries the engine's caches may hold before they are cleared (default: %(default)s)",
     )
     p.add_argument(
+        "--quick-target",
+        type=int,
+        metavar="POINTS",
+        help="the points a quick-play match is played to (default: its preset's)",
+    )
+    p.add_argument(
         "--replays-at-once",
         type=int,
         default=limits.replays_at_once,
@@ -905,6 +911,8 @@ def _serve(args: argparse.Namespace) -> int:
     proxies, any_proxy = _trusted_proxies(args.trusted_proxies, args.only_through_proxy)
     if args.workers < 1:
         raise Misuse("--workers is at least 1")
+    if args.quick_target is not None and args.quick_target < 1:
+        raise Misuse("--quick-target is at least 1 point")
     if not 0.5 <= args.lease_ttl <= 600:
         raise Misuse("--lease-ttl is 0.5 to 600 seconds")
     if args.workers > 1 and not args.redis:
@@ -921,6 +929,7 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url=args.redis,
         lease_ttl=args.lease_ttl,
         beat_every=args.lease_ttl / 5,
+        quick_target=args.quick_target,
         **{name: getattr(args, name) for name in numbers},
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -209,6 +209,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/p/{name}", include_in_schema=False)
     @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/play", include_in_schema=False)
     async def page(table_id: str | None = None, name: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

@@ -71,6 +71,9 @@ class ServerConfig:
     #: Bytes of finished matches' records and replay positions kept, to answer again without the engine (a
     #: position is some 3 KB, a record 20 to 40 KB).
     replay_cache: int = 32 * 1024 * 1024
+    #: The points a quick-play match is played to, over its preset's own (``--quick-target``: a site of short
+    #: matches); unset, the preset's.
+    quick_target: int | None = None
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
     #: Seconds between the janitor's full collections of cyclic garbage (each a pause of every table).

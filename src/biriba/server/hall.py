@@ -94,7 +94,7 @@ class Hall:
         self.accounts = Accounts(self.store, self.quotas)
         self.passkeys = Passkeys(self.store, self.accounts, self.quotas)
         self.ratings = Ratings(self.store)
-        self.quick = QuickPlay(self.store)
+        self.quick = QuickPlay(self.store, config.quick_target)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
 
     @property

@@ -122,8 +122,9 @@ def choose(waiting: list[Waiting], now: float) -> tuple[list[Waiting], bool] | N
 class QuickPlay:
     """The waiting list in the store, and the tables made from it."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, target: int | None = None) -> None:
         self.store = store
+        self.target = target  # the points its matches are played to, over the preset's (``--quick-target``)
 
     async def join(self, account: Account, family: str, bots: bool, wait: float) -> dict[str, Any]:
         """Wait for a table of ``family`` (a preset); a player already waiting waits anew with these wishes."""
@@ -181,6 +182,8 @@ class QuickPlay:
                 return None
             people, _ = chosen
             rules = PRESETS[people[0].family]
+            if self.target is not None:
+                rules = rules.replace(target=self.target)
             placed = partnerships(people, rules.team_of)
             table_id = new_table_id()
             for seat, person in enumerate(placed):

@@ -86,6 +86,9 @@ export const api = {
   leaderboard: (rules) => request("GET", `/api/leaderboard?rules=${encodeURIComponent(rules)}`),
   mySeats: () => request("GET", "/api/me/seats"),
   bindSeat: (table, seat, token) => request("POST", "/api/me/seats", { table, seat, token }),
+  quickPlay: (ask) => request("POST", "/api/quick", ask),
+  quickStatus: () => request("GET", "/api/quick"),
+  quickLeave: () => request("DELETE", "/api/quick"),
   takeBack: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/token`),
 };
 

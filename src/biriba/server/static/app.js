@@ -10,6 +10,7 @@ import { showChooser } from "./join.js";
 import { showTable } from "./table/index.js";
 import { showReplay } from "./replay.js";
 import { showLeaderboard, showProfile } from "./profile.js";
+import { showQuickPlay } from "./quick.js";
 
 let cleanup = null;
 
@@ -79,6 +80,8 @@ function route() {
     cleanup = showLobby(page);
   } else if (path.startsWith("/p/")) {
     cleanup = showProfile(page, decodeURIComponent(path.slice(3)));
+  } else if (path === "/play") {
+    cleanup = showQuickPlay(page);
   } else if (path === "/leaderboard") {
     cleanup = showLeaderboard(page, params);
   } else {

@@ -176,6 +176,7 @@ export function showLobby(page) {
       { class: "hero" },
       h("h1", {}, t("lobby.heading")),
       h("p", { class: "lead" }, t("lobby.lead")),
+      h("p", {}, h("a", { href: "/play", "data-link": true, id: "play-now", class: "button primary" }, t("lobby.play_now"))),
       nameField(),
     ),
     accountPanel(),
