@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
+from biriba.bots import known_kinds
 from biriba.server.config import ServerConfig
 from serverkit import GREEDY, PERSON, Player, create_table, serving, sit
 
@@ -132,3 +134,16 @@ def test_the_janitor_collects_the_old_cyclic_garbage_of_closed_connections_and_t
         wait_for(lambda: gone() is None)
         assert app.state.hall.last_pause > 0
         assert "biriba_gc_pause_seconds" in httpx.get(url + "/metrics").text
+
+
+def test_a_bot_kind_that_needs_options_no_request_can_give_is_refused_in_its_own_words(tmp_path: Path) -> None:
+    """A plugin's kind may need options (``policy:PATH``): the schema lists it, and the table is refused with the
+    plugin's own words (422), never made and then broken (it was a 500, found by the API fuzzer)."""
+    if "policy" not in known_kinds():
+        pytest.skip("the rl extra (the policy bot) is not installed: nothing offers a kind that needs options")
+    with serving(f"sqlite:///{tmp_path}/t.sqlite3") as (url, _app):
+        seats = [{"kind": "person"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "policy"}]
+        answer = httpx.post(f"{url}/api/tables", json={"rules": "three-handed", "seats": seats}, timeout=30)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"].startswith("seats.2.bot: policy:PATH names a saved policy")
+        assert httpx.get(f"{url}/api/tables").json()["tables"] == []

@@ -47,6 +47,14 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def scroll_to(page: Page, selector: str) -> None:
+    """Scroll the first element ``selector`` finds into view, found and scrolled in one step: the table's page
+    draws its sheet again as news comes in, and an element a locator found a moment before may be gone (its
+    scroll then fails on a detached element, as it did under load)."""
+    page.locator(selector).first.wait_for()
+    page.evaluate("(selector) => document.querySelector(selector).scrollIntoView({block: 'nearest'})", selector)
+
+
 def enabled(page: Page, selector: str) -> bool:
     button = page.locator(selector)
     return button.count() > 0 and button.is_visible() and button.is_enabled()
@@ -392,8 +400,8 @@ def test_a_short_match_to_its_end_then_a_rematch_in_the_same_seat(browser: Brows
     assert page.locator("#score-chart polyline").count() == 2
     page.locator("#rematch-same").wait_for()
     both_sizes(page, "rematch-offer")
-    page.locator("#sheet").scroll_into_view_if_needed()
-    page.locator("#score-chart").scroll_into_view_if_needed()
+    scroll_to(page, "#sheet")
+    scroll_to(page, "#score-chart")
     shot(page, "chart-desktop")
     # a spectator of the finished match is told where the rematch will be, then given its link (issue 50, row 4)
     watcher = browser.new_context(viewport=PHONE, locale="en-US").new_page()
@@ -403,7 +411,7 @@ def test_a_short_match_to_its_end_then_a_rematch_in_the_same_seat(browser: Brows
     assert "null" not in watcher.locator("main").inner_text()
     page.click("#rematch-same")
     watcher.locator("#rematch-watch").first.wait_for(timeout=20_000)
-    watcher.locator("#rematch-watch").first.scroll_into_view_if_needed()
+    scroll_to(watcher, "#rematch-watch")
     shot(watcher, "rematch-watch-phone")
     assert not watcher_errors, watcher_errors
     watcher.context.close()
@@ -416,10 +424,10 @@ def test_a_short_match_to_its_end_then_a_rematch_in_the_same_seat(browser: Brows
     # the old match's replay has its chart too
     page.goto(f"{server}/t/{table['id']}?replay")
     page.locator("#replay-chart svg[role=img]").wait_for()
-    page.locator("#replay-chart").scroll_into_view_if_needed()
+    scroll_to(page, "#replay-chart")
     shot(page, "replay-chart-desktop")
     page.set_viewport_size(PHONE)
-    page.locator("#replay-chart").scroll_into_view_if_needed()
+    scroll_to(page, "#replay-chart")
     shot(page, "replay-chart-phone")
     assert not errors, errors
     page.context.close()
@@ -484,11 +492,11 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     ]
     page.wait_for_timeout(1500)  # state messages come and go: the panel stays open, the same element
     assert rules.get_attribute("open") is not None
-    rules.scroll_into_view_if_needed()
+    scroll_to(page, "#rules-words")
     shot(page, "rules-greek-table")
     page.set_viewport_size(PHONE)
     page.click("#story-button")  # on a phone the score and the rules are a sheet over the table
-    rules.scroll_into_view_if_needed()
+    scroll_to(page, "#rules-words")
     shot(page, "rules-greek-table-phone")
     page.keyboard.press("Escape")
     page.wait_for_selector("#side:not(.open)", state="attached")
@@ -502,7 +510,7 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     words = catalog["reason.meld_too_small"].split("{")[0]  # "ένα κατέβασμα θέλει τουλάχιστον "
     page.wait_for_function("(words) => (document.querySelector('#why')?.textContent || '').includes(words)", arg=words)
     assert catalog["rule.R7"] in page.locator("#why").inner_text()
-    page.locator("#why").scroll_into_view_if_needed()
+    scroll_to(page, "#why")
     shot(page, "why-greek-phone")
     page.set_viewport_size(DESKTOP)
     page.click("#lobby-link")
@@ -516,7 +524,7 @@ def test_the_rules_and_the_options_speak_greek(browser: Browser, server: str) ->
     assert catalog["option.jokers.help"] in page.locator(".option-list").inner_text()
     option.click()
     assert page.locator("#options-extra").input_value() == "target=5000"
-    page.locator(".option-list").scroll_into_view_if_needed()
+    scroll_to(page, ".option-list")
     shot(page, "rules-greek-lobby")
     assert not errors, errors
     context.close()
@@ -850,3 +858,38 @@ def test_alone_after_the_wait_bots_fill_the_seats_and_a_player_may_stop_looking(
     assert set(errors) <= {NOT_WAITING} and set(other_errors) <= {NOT_WAITING}, (errors, other_errors)
     other.context.close()
     page.context.close()
+
+
+def test_a_player_blocks_and_reports_another_from_their_profile(browser: Browser, server: str) -> None:
+    """Issue 52: signed in, another player's profile offers to block them (undone the same way) and to report
+    them to the operators; one's own profile and a guest's view offer neither."""
+    signed_up(server, "Nikos")
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server}/p/nikos")
+    page.wait_for_selector("[data-testid=profile-name]")
+    assert page.locator("#block").count() == 0, "a guest blocks nobody"
+    page.goto(server + "/")
+    account_form(page, "Ελένη", "a long passphrase", "#sign-up")
+    page.wait_for_selector("[data-testid=signed-in]")
+    page.goto(f"{server}/p/nikos")
+    page.wait_for_selector("#block:has-text('Block')")
+    page.click("#block")
+    page.wait_for_selector("#dealings-done:has-text('Nikos is blocked.')")
+    page.reload()
+    page.wait_for_selector("#block:has-text('Unblock')")  # the server's word, not the page's memory
+    page.click("#report-open")
+    page.fill("#report-reason", "He insulted my partner in the chat.")
+    page.click("#report")
+    page.wait_for_selector("#dealings-done:has-text('the operators will read your report about Nikos')")
+    shot(page, "profile-dealings-phone")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.click("#block")
+    page.wait_for_selector("#dealings-done:has-text('Nikos is no longer blocked.')")
+    page.goto(f"{server}/p/ελένη")
+    page.wait_for_selector("[data-testid=profile-name]")
+    page.wait_for_timeout(300)
+    assert page.locator("#block").count() == 0, "nobody blocks themselves"
+    assert errors == [], errors
+    context.close()

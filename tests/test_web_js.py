@@ -1027,7 +1027,7 @@ EMOTES = ["smile", "laugh", "wow", "sad", "angry"]
 #: The server's refusal codes a player can meet (docs/protocol.md), said in the reader's language.
 ERROR_CODES = ["spectator", "not_your_turn", "rate_limited", "chat", "over", "not_over", "no_deal", "store", "moving"]
 ERROR_CODES += ["bad_message", "too_large", "taken", "name_taken", "quota", "bad_token", "stale", "broken", "too_many"]
-ERROR_CODES += ["not_yours", "no_player", "expired", "no_passkey"]
+ERROR_CODES += ["not_yours", "no_player", "expired", "no_passkey", "banned"]
 BY = ["clock", "absent", "handed", "left"]
 
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.

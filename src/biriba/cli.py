@@ -22,6 +22,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -433,6 +434,20 @@ def build_parser() -> argparse.ArgumentParser:
         " takes over the tables of a process that died (default: %(default)s)",
     )
     p.set_defaults(run=_serve)
+
+    p = sub.add_parser("moderate", help="read players' reports, ban and unban accounts (docs/operations.md)")
+    p.add_argument("--db", metavar="URL", help="the web game's store, as biriba serve --db (default: its default)")
+    what = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    reports = what.add_parser("reports", help="the reports not handled yet, the oldest first")
+    reports.add_argument("--all", action="store_true", help="handled ones too")
+    done = what.add_parser("handled", help="mark a report handled")
+    done.add_argument("report", type=int, metavar="NUMBER")
+    ban = what.add_parser("ban", help="ban an account: it cannot sign in, its sessions end")
+    ban.add_argument("name")
+    ban.add_argument("--reason", required=True, help="why, kept with the ban (at most 500 characters)")
+    unban = what.add_parser("unban", help="lift an account's ban")
+    unban.add_argument("name")
+    p.set_defaults(run=_moderate)
 
     p = sub.add_parser("rules", help="list the rules presets and options, show one preset, or say one rule (R13)")
     p.add_argument("preset", nargs="?", help="a preset name, or a rule's id (R13, D12) to read that rule")
@@ -863,6 +878,45 @@ def without_password(url: str) -> str:
         return url
     user = f"{parts.username}:" if parts.username else ":"
     return parts._replace(netloc=f"{user}***@{parts.netloc.rpartition('@')[2]}").geturl()
+
+
+def _moderate(args: argparse.Namespace) -> int:
+    """An operator's moderation, on the store the servers use: reports read and handled, bans."""
+    _require_extra("web", "biriba moderate")
+    import asyncio
+
+    from .server.messages import TableError
+    from .server.moderation import Moderation
+    from .server.store import Store, default_url
+
+    async def run() -> None:
+        store = await Store.open(args.db or default_url())
+        moderation = Moderation(store)
+        try:
+            if args.action == "reports":
+                found = await moderation.reports(everything=args.all)
+                for r in found:
+                    made = datetime.fromtimestamp(r.made, UTC).strftime("%Y-%m-%d %H:%M")
+                    notes = [f"by {r.reporter or '(deleted account)'}", f"at table {r.table}" if r.table else ""]
+                    notes += ["handled" if r.handled else "", "banned" if r.banned else ""]
+                    print(f"#{r.id}  {made}  {r.reported}  ({', '.join(n for n in notes if n)}): {r.reason}")
+                print(f"{len(found)} report{'s' if len(found) != 1 else ''}" + ("" if args.all else " not handled"))
+            elif args.action == "handled":
+                await moderation.handled(args.report)
+                print(f"report #{args.report} handled")
+            elif args.action == "ban":
+                if not 1 <= len(args.reason) <= 500:
+                    raise Misuse("--reason is 1 to 500 characters")
+                print(f"{await moderation.ban(args.name, args.reason)} is banned: signed out everywhere")
+            else:
+                print(f"{await moderation.unban(args.name)} may sign in again")
+        except TableError as exc:
+            raise Misuse(str(exc)) from None
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -53,6 +53,8 @@ accounts = Table(
     Column("fold_upper", String(200), nullable=False, unique=True),
     Column("password", String(200), nullable=False),  # argon2id, with its salt and costs (PHC string)
     Column("created", Float, nullable=False),
+    Column("banned", Float),  # when an operator banned it (``biriba moderate ban``): it signs in no more
+    Column("ban_reason", String(500)),
 )
 sessions = Table(
     "sessions",
@@ -172,17 +174,20 @@ class Accounts:
         return await self.session(Account(row.id, row.name), hashed)
 
     async def session(self, account: Account, hashed: str | None = None) -> SignedIn:
-        """A new session; with ``hashed``, only while the account's password is still the one just checked (a
-        change or a deletion meanwhile ends every session, and this one must not outlive it)."""
+        """A new session, unless the account is banned (told only to who proved it theirs); with ``hashed``, only
+        while the account's password is still the one just checked (a change or a deletion meanwhile ends every
+        session, and this one must not outlive it).  The account's row is locked meanwhile: a ban waits."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         now = time.time()
         row = {"token": token_hash(token), "account": account.id, "csrf": csrf, "created": now}
         try:
             async with self.store.connect(write=True) as conn:
-                if hashed is not None:
-                    query = select(accounts.c.password).where(accounts.c.id == account.id).with_for_update()
-                    if (await conn.execute(query)).scalar() != hashed:
-                        raise TableError("signed_out", WRONG)
+                query = select(accounts.c.password, accounts.c.banned).where(accounts.c.id == account.id)
+                held = (await conn.execute(query.with_for_update())).first()
+                if held is None or (hashed is not None and held.password != hashed):
+                    raise TableError("signed_out", WRONG)
+                if held.banned is not None:
+                    raise TableError("banned", "this account is banned: it cannot sign in")
                 await conn.execute(insert(sessions).values(**row, expires=now + SESSION_SECONDS))
         except db_errors.IntegrityError:  # the account was deleted meanwhile
             raise TableError("signed_out", WRONG) from None
@@ -195,7 +200,7 @@ class Accounts:
         query = (
             select(accounts.c.id, accounts.c.name, sessions.c.csrf, sessions.c.expires)
             .join(accounts, accounts.c.id == sessions.c.account)
-            .where(sessions.c.token == token_hash(token))
+            .where((sessions.c.token == token_hash(token)) & accounts.c.banned.is_(None))
         )
         async with self.store.connect() as conn:
             row = (await conn.execute(query)).first()

@@ -47,6 +47,9 @@ from .passkeys import Site
 from .ratings import LEADERBOARD_MATCHES
 from .replays import CACHE_CONTROL, Kept
 from .schema import (
+    BlockAsk,
+    Blocked,
+    BlockList,
     BoundSeat,
     BoundSeats,
     CreateTable,
@@ -65,6 +68,8 @@ from .schema import (
     Profile,
     QuickAsk,
     QuickStatus,
+    ReportAsk,
+    ReportMade,
     RulesCatalogue,
     Seated,
     SeatHeld,
@@ -488,6 +493,36 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         account, _ = await account_of(request)
         the_hall = hall(request)
         return {**await the_hall.accounts.export(account), "passkeys": await the_hall.passkeys.of(account)}
+
+    # ------------------------------------------------------- blocks, reports
+    @app.get("/api/me/blocks", response_model=BlockList, responses=SIGNED_ERRORS)
+    async def my_blocks(request: Request) -> dict[str, Any]:
+        """The players the signed-in account blocks."""
+        account, _ = await account_of(request)
+        return {"blocks": await hall(request).moderation.blocked_by(account)}
+
+    @app.post("/api/me/blocks", status_code=201, response_model=Blocked, responses=SIGNED_ERRORS)
+    async def block(request: Request, body: BlockAsk) -> dict[str, Any]:
+        """Block a player: never seated together by quick play, their chat hidden from this account."""
+        account, _ = await account_of(request, write=True)
+        the_hall = hall(request)
+        blocked = await the_hall.moderation.block(account, body.name)
+        await the_hall.hidden_changed(account.id)
+        return blocked
+
+    @app.delete("/api/me/blocks/{name}", status_code=204, responses=SIGNED_ERRORS)
+    async def unblock(request: Request, name: Annotated[str, PathParam(min_length=1, max_length=60)]) -> Response:
+        account, _ = await account_of(request, write=True)
+        the_hall = hall(request)
+        await the_hall.moderation.unblock(account, name)
+        await the_hall.hidden_changed(account.id)
+        return Response(status_code=204)
+
+    @app.post("/api/reports", status_code=201, response_model=ReportMade, responses=SIGNED_ERRORS)
+    async def report(request: Request, body: ReportAsk) -> dict[str, Any]:
+        """Report a player to the site's operators (``biriba moderate reports`` lists them)."""
+        account, _ = await account_of(request, write=True)
+        return {"id": await hall(request).moderation.report(account, body.name, body.table, body.reason)}
 
     # ------------------------------------------------------------ passkeys
     def site(request: Request) -> Site:

@@ -81,6 +81,7 @@ class Client:
         self.bytes = 0
         self.gone = False
         self.ready = asyncio.Event()  # something waits, or the client is gone
+        self.hidden: frozenset[str] = frozenset()  # the accounts whose chat it is not told: its person blocks them
 
     def post(self, text: str) -> None:
         """Queue a message (JSON text); a client too far behind is cut off instead."""
@@ -136,7 +137,7 @@ class Audience:
     #: The owner's reckoning of the seats' people: connected since when, or away since when.
     connected_since: dict[int, float] = field(default_factory=dict)
     absent_since: dict[int, float] = field(default_factory=dict)
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat: deque[tuple[dict[str, Any], str | None]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     idle_since: float = field(default_factory=time.monotonic)  # since the last client here left
     told: tuple[float, dict[str, Any] | None] = (float("-inf"), None)  # the last presence told, and when
     due: asyncio.TimerHandle | None = None  # the next one, if it waits for its second
@@ -233,10 +234,15 @@ class Audience:
         for client in list(self.clients if to is None else to):
             client.post(text)
 
-    def say(self, line: dict[str, Any]) -> None:
-        """A chat line: kept for who joins, and told to every client here."""
-        self.chat.append(line)
-        self.post(line)
+    def say(self, line: dict[str, Any], speaker: str | None = None) -> None:
+        """A chat line (of the ``speaker``'s account, if theirs is bound): kept for who joins, and told to every
+        client here but those whose person blocks the speaker."""
+        self.chat.append((line, speaker))
+        self.post(line, [c for c in self.clients if speaker is None or speaker not in c.hidden])
+
+    def said(self, client: Client) -> list[dict[str, Any]]:
+        """The chat lines kept, as ``client`` may read them."""
+        return [line for line, speaker in self.chat if speaker is None or speaker not in client.hidden]
 
     def presence_changed(self, message: Callable[[], dict[str, Any]], told: Callable[[], None]) -> None:
         """Tell every client who is at the table now (``message()``) if that changed, at most once every

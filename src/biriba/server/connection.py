@@ -219,6 +219,9 @@ class Connection:
                 await self.refuse(exc, TOO_MANY)
             since = min(message.since, self.live.version)
             client = Client(seat, since, message.name, self.address, self.limits, self.cut)
+            account = self.live.row.seats[seat].account if seat is not None else None
+            if account is not None:
+                client.hidden = await self.hall.moderation.hidden_from(account)
             self.writer = asyncio.create_task(self.write(client))
             self.client = client
             await self.live.join(client)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import logging
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import caches
+from ..bots import make_bot
 from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
 from .accounts import Accounts
@@ -37,6 +39,7 @@ from .config import ServerConfig
 from .driver import STAND_IN
 from .live import UNKNOWN, LiveTable, rebuild
 from .messages import Settings, TableError, row_info, store_away
+from .moderation import Moderation
 from .passkeys import Passkeys
 from .quick import MATCH_EVERY, QuickPlay
 from .quotas import Quotas
@@ -84,6 +87,7 @@ class Hall:
     alone: str = field(default_factory=new_node)  # the node's name when it serves alone
     accounts: Accounts = field(init=False)  # signing up, in and out (issue 52)
     passkeys: Passkeys = field(init=False)  # signing in with a device's own lock instead of a password
+    moderation: Moderation = field(init=False)  # blocks, reports and bans
     quotas: Quotas = field(init=False)  # the tables a minute, hints and chat lines, over every process
     #: Finished matches' records and replay positions, kept, and asked for within limits per address.
     replays: Replays = field(init=False)
@@ -93,6 +97,7 @@ class Hall:
         self.quotas = Quotas(self.cluster)
         self.accounts = Accounts(self.store, self.quotas)
         self.passkeys = Passkeys(self.store, self.accounts, self.quotas)
+        self.moderation = Moderation(self.store, self.quotas)
         self.ratings = Ratings(self.store)
         self.quick = QuickPlay(self.store, config.quick_target)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
@@ -486,6 +491,15 @@ class Hall:
         self.collected = time.monotonic()
         self.last_pause = time.perf_counter() - started
 
+    async def hidden_changed(self, account_id: str) -> None:
+        """A player blocked or unblocked someone: their connections here read the chat anew from now on (on
+        other processes, from their next join)."""
+        hidden = await self.moderation.hidden_from(account_id)
+        for live in self.live.values():
+            for client in live.audience.clients:
+                if client.seat is not None and live.row.seats[client.seat].account == account_id:
+                    client.hidden = hidden
+
     async def unload(self, table_id: str) -> None:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""
         live = self.live.pop(table_id, None)
@@ -533,6 +547,17 @@ def table_rules(spec: CreateTable) -> Rules:
         raise TableError("invalid", f"options: {exc}") from None
 
 
+@functools.cache
+def unmakeable(kind: str) -> str | None:
+    """Why a bot of this kind cannot be made as the server makes it (with no options), or None if it can: a
+    plugin's kind may need options no request can give (``policy:PATH``)."""
+    try:
+        make_bot(kind)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def seat_infos(spec: CreateTable, rules: Rules) -> list[SeatInfo]:
     if spec.seats is None:
         return [SeatInfo("person")] + [
@@ -540,6 +565,9 @@ def seat_infos(spec: CreateTable, rules: Rules) -> list[SeatInfo]:
         ]
     if len(spec.seats) != rules.seats:
         raise TableError("invalid", f"seats: {rules.seats} entries under these rules (option seats)")
+    for number, seat in enumerate(spec.seats):
+        if isinstance(seat, BotSeat) and (why := unmakeable(seat.bot)) is not None:
+            raise TableError("invalid", f"seats.{number}.bot: {why}")
     return [
         SeatInfo("bot", bot=seat.bot, name=f"{seat.bot} bot") if isinstance(seat, BotSeat) else SeatInfo("person")
         for seat in spec.seats

@@ -275,7 +275,7 @@ class LiveTable:
             self._refresh_presence()
             client.post(encode(self.state_for(client.seat, client.sent, self.shared_state())))
             client.sent = self.version
-            for line in list(self.audience.chat):
+            for line in self.audience.said(client):
                 client.post(encode(line))
             if self.broken:
                 client.post(encode(BROKEN.message()))
@@ -535,8 +535,11 @@ class LiveTable:
             await self.cluster.publish(self.row.id, {"t": "said", "line": line})
 
     async def hear(self, line: dict[str, Any]) -> None:
-        """A chat line said here or on another process: kept for who joins, and sent to this process's clients."""
-        self.audience.say(line)
+        """A chat line said here or on another process: kept for who joins, and sent to this process's clients
+        (not to those who block the speaker's account)."""
+        seats = self.row.seats
+        speaker = seats[line["seat"]].account if 0 <= line["seat"] < len(seats) else None
+        self.audience.say(line, speaker)
 
     async def sit(self, seat: int, name: str, account: str | None = None) -> str:
         """Take a person's free seat under ``name`` (bound to ``account`` if one is signed in); returns the seat's

@@ -83,6 +83,7 @@ STATUS = {
     "csrf": 403,
     "wrong_password": 403,
     "not_yours": 403,
+    "banned": 403,
     "no_table": 404,
     "no_player": 404,
     "not_waiting": 404,

@@ -29,8 +29,9 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..rules import PRESETS
-from .accounts import Account
+from .accounts import Account, accounts
 from .messages import Settings, TableError
+from .moderation import blocks
 from .ratings import BOT_RATINGS, MODEL, ratings
 from .store import SeatInfo, Store, metadata, new_table_id, token_hash
 
@@ -99,10 +100,13 @@ def nearest_bot(mu: float) -> str:
     return min((kind for kind in BOT_RATINGS if kind != "medium"), key=lambda kind: abs(BOT_RATINGS[kind][0] - mu))
 
 
-def choose(waiting: list[Waiting], now: float) -> tuple[list[Waiting], bool] | None:
+def choose(
+    waiting: list[Waiting], now: float, blocked: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[list[Waiting], bool] | None:
     """The players to seat at one table, and whether bots fill it; None if no table can be made yet.
 
-    The longest waiter first; the others of its family nearest its rating, within the window of its wait."""
+    The longest waiter first; the others of its family nearest its rating, within the window of its wait, and
+    none who blocks or is blocked by one already chosen (``blocked``: (blocker, blocked) account pairs)."""
     for first in sorted(waiting, key=lambda w: w.since):
         seats = PRESETS[first.family].seats
         waited = now - first.since
@@ -110,8 +114,12 @@ def choose(waiting: list[Waiting], now: float) -> tuple[list[Waiting], bool] | N
             (w for w in waiting if w.family == first.family and w is not first),
             key=lambda w: abs(w.mu - first.mu),
         )
-        within = [w for w in near if abs(w.mu - first.mu) <= window(waited)]
-        found = [first, *within[: seats - 1]]
+        found = [first]
+        for other in near:
+            if len(found) == seats or abs(other.mu - first.mu) > window(waited):
+                break
+            if not any((other.account, w.account) in blocked or (w.account, other.account) in blocked for w in found):
+                found.append(other)
         if len(found) == seats:
             return found, False
         if waited >= first.wait and all(w.bots for w in found):
@@ -170,14 +178,16 @@ class QuickPlay:
         The players are marked seated at a table id chosen here, in one transaction under the lock (so that
         no other process seats them too); the table is made after, and if that fails they wait again."""
         async with self.store.connect() as conn:  # most looks find nothing to do: they write nothing
-            if choose(await _waiting(conn), time.time()) is None:
+            waiting, blocked = await _waiting(conn)
+            if choose(waiting, time.time(), blocked) is None:
                 return None
         async with self.store.connect(write=True) as conn:
             if self.store.engine.dialect.name == "postgresql":
                 lock = text("SELECT pg_try_advisory_xact_lock(:key)")
                 if not (await conn.execute(lock, {"key": MATCH_LOCK})).scalar():
                     return None  # another process is at it
-            chosen = choose(await _waiting(conn), time.time())
+            waiting, blocked = await _waiting(conn)
+            chosen = choose(waiting, time.time(), blocked)
             if chosen is None:
                 return None
             people, _ = chosen
@@ -206,9 +216,18 @@ class QuickPlay:
         return table_id
 
 
-async def _waiting(conn: AsyncConnection) -> list[Waiting]:
-    rows = (await conn.execute(select(queue).where(queue.c.table_id.is_(None)))).all()
-    return [Waiting(r.account, r.name, r.family, r.mu, bool(r.bots), r.wait, r.since) for r in rows]
+async def _waiting(conn: AsyncConnection) -> tuple[list[Waiting], frozenset[tuple[str, str]]]:
+    """Who waits for a table (a banned account no longer does), and the blocks among them."""
+    query = (
+        select(queue)
+        .join(accounts, accounts.c.id == queue.c.account)
+        .where(queue.c.table_id.is_(None) & accounts.c.banned.is_(None))
+    )
+    rows = (await conn.execute(query)).all()
+    waiting = [Waiting(r.account, r.name, r.family, r.mu, bool(r.bots), r.wait, r.since) for r in rows]
+    ids = [w.account for w in waiting]
+    among = select(blocks.c.account, blocks.c.blocked).where(blocks.c.account.in_(ids) & blocks.c.blocked.in_(ids))
+    return waiting, frozenset((a, b) for a, b in await conn.execute(among))
 
 
 __all__ = ["QuickPlay", "choose", "partnerships", "queue", "window"]

@@ -224,6 +224,41 @@ class BoundSeats(BaseModel):
     seats: list[BoundSeat]
 
 
+class BlockAsk(BaseModel):
+    """``POST /api/me/blocks``: the player to block, by name."""
+
+    model_config = Strict
+    name: str = Field(min_length=1, max_length=60)
+
+
+class Blocked(BaseModel):
+    """A player the account blocks, and since when."""
+
+    name: str
+    since: float
+
+
+class BlockList(BaseModel):
+    """``GET /api/me/blocks``: the players the account blocks, the latest first."""
+
+    blocks: list[Blocked]
+
+
+class ReportAsk(BaseModel):
+    """``POST /api/reports``: the player reported, by name; the table it happened at, if any; and why."""
+
+    model_config = Strict
+    name: str = Field(min_length=1, max_length=60)
+    table: str | None = Field(default=None, min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ReportMade(BaseModel):
+    """A report kept: its number, for the operator."""
+
+    id: int
+
+
 class PasskeyOptions(BaseModel):
     """What the browser needs to make a passkey or to sign in with one (WebAuthn's options, as JSON), and the
     handle its answer comes back with."""

@@ -12,6 +12,7 @@ const REFUSALS = {
   quota: "account.error.quota",
   csrf: "account.error.csrf",
   invalid: "account.error.invalid",
+  banned: "account.error.banned",
 };
 
 /** The browser's own passkey failures (DOMException names): the prompt closed, or the passkey already here. */

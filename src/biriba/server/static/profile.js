@@ -41,6 +41,63 @@ function matchItem(played) {
   );
 }
 
+/** A signed-in visitor's dealings with another player: block or unblock them, and report them to the operators. */
+function dealings(name) {
+  const error = h("p", { class: "error-line", role: "alert", id: "dealings-error" });
+  const done = h("p", { class: "muted", role: "status", id: "dealings-done" });
+  const blocking = h("button", { type: "button", id: "block" }, t("profile.block"));
+  let blocked = false;
+  const show = () => {
+    blocking.textContent = t(blocked ? "profile.unblock" : "profile.block");
+  };
+  api
+    .myBlocks()
+    .then((answer) => {
+      blocked = answer.blocks.some((held) => held.name === name);
+      show();
+    })
+    .catch(() => {});
+  blocking.addEventListener("click", async () => {
+    error.textContent = done.textContent = "";
+    try {
+      await (blocked ? api.unblock(name) : api.block(name));
+      blocked = !blocked;
+      show();
+      done.textContent = t(blocked ? "profile.blocked" : "profile.unblocked", { name });
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  const reason = h("textarea", { id: "report-reason", maxlength: 500, rows: 3, required: true });
+  const form = h(
+    "form",
+    { id: "report-form", class: "create-form", novalidate: true },
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("profile.report_reason")), reason),
+    h("div", { class: "row-actions" }, h("button", { type: "submit", id: "report" }, t("profile.report"))),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = done.textContent = "";
+    try {
+      await api.report(name, reason.value.trim());
+      reason.value = "";
+      done.textContent = t("profile.reported", { name });
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  return h(
+    "section",
+    { class: "dealings", "aria-labelledby": "dealings-title" },
+    h("h2", { id: "dealings-title" }, t("profile.dealings")),
+    h("p", { class: "help" }, t("profile.block_help")),
+    h("div", { class: "row-actions" }, blocking),
+    h("details", {}, h("summary", { id: "report-open" }, t("profile.report")), form),
+    done,
+    error,
+  );
+}
+
 export function showProfile(page, name) {
   const view = page.view();
   view.className = "lobby";
@@ -78,6 +135,12 @@ export function showProfile(page, name) {
         h("h2", {}, t("profile.history")),
         profile.matches.length ? h("ul", { class: "match-list" }, profile.matches.map(matchItem)) : h("p", { class: "muted" }, t("profile.no_matches")),
       );
+      api
+        .me()
+        .then((me) => {
+          if (!stopped && me.name && me.name !== profile.name) panel.append(dealings(profile.name));
+        })
+        .catch(() => {}); // a guest, or the server away: no buttons
     })
     .catch((error) => stopped || failed(panel, error));
   return () => {
