@@ -13,6 +13,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -130,6 +131,8 @@ def test_a_report_is_read_by_an_operator_who_bans_the_account_and_lifts_the_ban(
     ann, bob = signed_up(url, "Ann"), signed_up(url, "Bob")
     device = Authenticator(url)
     assert add_passkey(url, bob, device).status_code == 201
+    table = create_table(url, [PERSON] * 4, bot_delay=5, absent_after=600)["id"]
+    bob_seat = sit_signed_in(url, table, 1, bob)
     body = {"name": "bob", "table": "t0123", "reason": "insults in the chat"}
     assert httpx.post(f"{url}/api/reports", json=body, cookies=ann[0]).status_code == 403  # no CSRF
     made = httpx.post(f"{url}/api/reports", json=body, cookies=ann[0], headers=ann[1])
@@ -137,6 +140,12 @@ def test_a_report_is_read_by_an_operator_who_bans_the_account_and_lifts_the_ban(
     number = made.json()["id"]
     nobody = httpx.post(f"{url}/api/reports", json={**body, "name": "Nobody"}, cookies=ann[0], headers=ann[1])
     assert nobody.status_code == 404
+    for spoiled in ({"reason": "fine\x1b[2K\r#1  Bob was cleared"}, {"table": "t" * 25}):
+        refused = httpx.post(f"{url}/api/reports", json={**body, **spoiled}, cookies=ann[0], headers=ann[1])
+        assert refused.status_code == 422, spoiled  # what would forge the operator's terminal, or overflow a column
+    exported = httpx.get(f"{url}/api/me/export", cookies=ann[0]).json()
+    assert [(r["name"], r["reason"]) for r in exported["reports"]] == [("Bob", "insults in the chat")]
+    assert exported["blocks"] == []
 
     code, out, _ = moderate(db_url, capsys, "reports")
     assert code == 0 and f"#{number}" in out and "Bob  (by Ann, at table t0123): insults in the chat" in out
@@ -145,6 +154,12 @@ def test_a_report_is_read_by_an_operator_who_bans_the_account_and_lifts_the_ban(
     assert code == 0 and "Bob is banned" in out
 
     assert httpx.get(f"{url}/api/me", cookies=bob[0]).json()["name"] is None, "signed out everywhere"
+
+    async def join_banned() -> dict[str, Any]:
+        async with Player(url, table, bob_seat) as seat:
+            return await seat.until(lambda m: m["type"] == "error")
+
+    assert asyncio.run(join_banned())["code"] == "banned", "the seat bound to the account is its no more"
     refused = httpx.post(f"{url}/api/session", json={"name": "Bob", "password": PASSWORD})
     assert refused.status_code == 403 and refused.json()["code"] == "banned"
     wrong = httpx.post(f"{url}/api/session", json={"name": "Bob", "password": "not the password"})

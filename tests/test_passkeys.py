@@ -22,13 +22,14 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from biriba.server.accounts import ATTEMPTS_PER_ADDRESS, Accounts
 from biriba.server.app import SESSION_COOKIE
-from biriba.server.passkeys import CHALLENGES_PER_MINUTE, Passkeys, passkey_challenges, passkeys
+from biriba.server.passkeys import CHALLENGES_PER_MINUTE, Passkeys, Site, passkey_challenges, passkeys
 from biriba.server.quotas import Quotas
 from biriba.server.store import Store, async_url
 from passkeykit import Authenticator
 from serverkit import SignedIn, running_server, signed_up
 
 PASSWORD = "correct horse battery"
+PASSWORD_AGAIN = {"password": PASSWORD}
 
 
 @pytest.fixture
@@ -37,8 +38,13 @@ def url(db_url: str) -> Iterator[str]:
         yield base
 
 
+def registration_options(url: str, who: SignedIn, password: str = PASSWORD) -> httpx.Response:
+    """``POST /api/me/passkey-options`` as ``who``, the password given again."""
+    return httpx.post(f"{url}/api/me/passkey-options", json={"password": password}, cookies=who[0], headers=who[1])
+
+
 def add_passkey(url: str, who: SignedIn, authenticator: Authenticator) -> httpx.Response:
-    options = httpx.post(f"{url}/api/me/passkey-options", cookies=who[0], headers=who[1])
+    options = registration_options(url, who)
     assert options.status_code == 200, options.text
     answer = {"handle": options.json()["handle"], "credential": authenticator.create(options.json()["public_key"])}
     return httpx.post(f"{url}/api/me/passkeys", json=answer, cookies=who[0], headers=who[1])
@@ -100,10 +106,12 @@ def test_a_passkey_added_signs_in_with_no_name_or_password_and_ends_the_old_sess
 
 def test_adding_a_passkey_needs_the_session_and_its_csrf_token(url: str) -> None:
     eleni = signed_up(url, "Eleni")
-    assert httpx.post(f"{url}/api/me/passkey-options").status_code == 401
-    without = httpx.post(f"{url}/api/me/passkey-options", cookies=eleni[0])
+    assert httpx.post(f"{url}/api/me/passkey-options", json=PASSWORD_AGAIN).status_code == 401
+    without = httpx.post(f"{url}/api/me/passkey-options", json=PASSWORD_AGAIN, cookies=eleni[0])
     assert without.status_code == 403 and without.json()["code"] == "csrf"
-    options = httpx.post(f"{url}/api/me/passkey-options", cookies=eleni[0], headers=eleni[1]).json()
+    wrong = registration_options(url, eleni, "a stolen session's guess")
+    assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_password", "a passkey outlasts the session"
+    options = registration_options(url, eleni).json()
     assert options["public_key"]["authenticatorSelection"]["residentKey"] == "required"
     answer = {"handle": options["handle"], "credential": Authenticator(url).create(options["public_key"])}
     refused = httpx.post(f"{url}/api/me/passkeys", json=answer, cookies=eleni[0])
@@ -115,8 +123,8 @@ def test_a_passkey_made_for_another_site_or_another_challenge_is_not_kept(url: s
     eleni = signed_up(url, "Eleni")
     elsewhere = add_passkey(url, eleni, Authenticator("https://biriba.example.net"))
     assert elsewhere.status_code == 422 and elsewhere.json()["code"] == "invalid"
-    options = httpx.post(f"{url}/api/me/passkey-options", cookies=eleni[0], headers=eleni[1]).json()
-    other = httpx.post(f"{url}/api/me/passkey-options", cookies=eleni[0], headers=eleni[1]).json()
+    options = registration_options(url, eleni).json()
+    other = registration_options(url, eleni).json()
     answer = {"handle": other["handle"], "credential": Authenticator(url).create(options["public_key"])}
     mixed = httpx.post(f"{url}/api/me/passkeys", json=answer, cookies=eleni[0], headers=eleni[1])
     assert mixed.status_code == 422, "signed for one challenge, sent with another's handle"
@@ -230,3 +238,9 @@ def test_challenges_are_limited_per_address_and_the_janitor_drops_the_unanswered
 
     asyncio.run(janitor())
     assert rows(db_url, passkey_challenges) == 0
+
+
+def test_the_site_is_written_as_a_browser_writes_its_origin() -> None:
+    assert Site.of("HTTPS://Biriba.Example:443/some/path") == Site("https://biriba.example", "biriba.example")
+    assert Site.of("http://user@localhost:8000/") == Site("http://localhost:8000", "localhost")
+    assert Site.of("http://127.0.0.1:80") == Site("http://127.0.0.1", "127.0.0.1")

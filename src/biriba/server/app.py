@@ -492,7 +492,12 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         """Everything the server keeps of the account, as JSON (``biriba-account/1``)."""
         account, _ = await account_of(request)
         the_hall = hall(request)
-        return {**await the_hall.accounts.export(account), "passkeys": await the_hall.passkeys.of(account)}
+        return {
+            **await the_hall.accounts.export(account),
+            "passkeys": await the_hall.passkeys.of(account),
+            "blocks": await the_hall.moderation.blocked_by(account),
+            "reports": await the_hall.moderation.reports_by(account),
+        }
 
     # ------------------------------------------------------- blocks, reports
     @app.get("/api/me/blocks", response_model=BlockList, responses=SIGNED_ERRORS)
@@ -531,11 +536,13 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         return Site.of(base(request))
 
     @app.post("/api/me/passkey-options", response_model=PasskeyOptions, responses=SIGNED_ERRORS)
-    async def passkey_options(request: Request, response: Response) -> dict[str, Any]:
-        """The options for ``navigator.credentials.create``: a passkey for the signed-in account."""
+    async def passkey_options(request: Request, response: Response, body: PasswordOnly) -> dict[str, Any]:
+        """The options for ``navigator.credentials.create``: a passkey for the signed-in account (its password
+        asked again)."""
         account, _ = await account_of(request, write=True)
         response.headers["Cache-Control"] = "no-store"
-        return await hall(request).passkeys.register_options(account, site(request), client_address(request))
+        passkeys = hall(request).passkeys
+        return await passkeys.register_options(account, body.password, site(request), client_address(request))
 
     @app.post("/api/me/passkeys", status_code=201, response_model=PasskeyInfo, responses=SIGNED_ERRORS)
     async def add_passkey(request: Request, body: PasskeyAnswer) -> dict[str, Any]:
@@ -551,7 +558,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     @app.delete("/api/me/passkeys/{key_id}", status_code=204, responses=SIGNED_ERRORS)
     async def remove_passkey(
-        request: Request, key_id: Annotated[str, PathParam(min_length=1, max_length=700)]
+        request: Request, key_id: Annotated[str, PathParam(min_length=1, max_length=1400)]
     ) -> Response:
         """One of the account's passkeys signs in no more."""
         account, _ = await account_of(request, write=True)

@@ -221,7 +221,10 @@ class Connection:
             client = Client(seat, since, message.name, self.address, self.limits, self.cut)
             account = self.live.row.seats[seat].account if seat is not None else None
             if account is not None:
-                client.hidden = await self.hall.moderation.hidden_from(account)
+                try:
+                    client.hidden = await self.hall.moderation.at_table(account)
+                except TableError as exc:
+                    await self.refuse(exc, BAD_TOKEN)
             self.writer = asyncio.create_task(self.write(client))
             self.client = client
             await self.live.join(client)

@@ -4,8 +4,8 @@ A block is the blocker's own: the blocked player is never seated with them
 by quick play, and their chat lines never reach the blocker's connections.
 Nobody is told who blocked them.  A report is kept for an operator, who
 reads the reports and bans with ``biriba moderate`` (docs/operations.md);
-a banned account cannot sign in, its sessions end at once, and it leaves
-quick play's waiting list.
+a banned account cannot sign in, its sessions end at once, its seats refuse
+its connections, and it leaves quick play's waiting list.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, and_, delete, insert, select, update
-from sqlalchemy import exc as db_errors
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, and_, delete, func, insert, select, update
 
 from .accounts import Account, accounts, sessions
 from .messages import TableError
@@ -69,39 +68,30 @@ class Moderation:
         self.store = store
         self.quotas = quotas
 
-    async def _other(self, account: Account, name: str) -> str:
-        """The account of another player's name (404 ``no_player``; one's own name is refused)."""
-        async with self.store.connect() as conn:
-            found = (await conn.execute(select(accounts.c.id).where(accounts.c.fold == folds(name)[0]))).scalar()
-        if found is None:
-            raise TableError("no_player", f"no player is called {name!r}")
-        if found == account.id:
+    async def _other(self, account: Account, name: str) -> Account:
+        """Another player's account, by name (404 ``no_player``; one's own name is refused)."""
+        other = await self.find(name)
+        if other.id == account.id:
             raise TableError("invalid", "that is your own name")
-        return str(found)
+        return other
 
     async def block(self, account: Account, name: str) -> dict[str, Any]:
         """``account`` blocks the player called ``name`` (blocking again changes nothing)."""
         other = await self._other(account, name)
         since = time.time()
+        mine = blocks.c.account == account.id
         async with self.store.connect(write=True) as conn:
-            held = select(blocks.c.blocked).where(blocks.c.account == account.id)
-            if len((await conn.execute(held)).all()) >= MOST_BLOCKS:
+            if (await conn.execute(select(blocks.c.since).where(mine & (blocks.c.blocked == other.id)))).first():
+                return {"name": other.name, "since": since}
+            if (await conn.execute(select(func.count()).where(mine))).scalar_one() >= MOST_BLOCKS:
                 raise TableError("invalid", f"an account blocks at most {MOST_BLOCKS} players: unblock one first")
-            try:
-                async with conn.begin_nested():
-                    await conn.execute(insert(blocks).values(account=account.id, blocked=other, since=since))
-            except db_errors.IntegrityError:  # blocked already
-                pass
-        return {"name": await self._name(other), "since": since}
-
-    async def _name(self, account_id: str) -> str:
-        async with self.store.connect() as conn:
-            return str((await conn.execute(select(accounts.c.name).where(accounts.c.id == account_id))).scalar())
+            await conn.execute(insert(blocks).values(account=account.id, blocked=other.id, since=since))
+        return {"name": other.name, "since": since}
 
     async def unblock(self, account: Account, name: str) -> None:
         other = await self._other(account, name)
         async with self.store.connect(write=True) as conn:
-            await conn.execute(delete(blocks).where((blocks.c.account == account.id) & (blocks.c.blocked == other)))
+            await conn.execute(delete(blocks).where((blocks.c.account == account.id) & (blocks.c.blocked == other.id)))
 
     async def blocked_by(self, account: Account) -> list[dict[str, Any]]:
         """The players ``account`` blocks, by name, the latest first."""
@@ -120,9 +110,35 @@ class Moderation:
             query = select(blocks.c.blocked).where(blocks.c.account == account_id)
             return frozenset(row[0] for row in await conn.execute(query))
 
+    async def at_table(self, account_id: str) -> frozenset[str]:
+        """What a connection of this account's seat is not told (the accounts it blocks); refused if the account
+        is banned (its seats are its no more).  The store away: nothing hidden, as before any block."""
+        try:
+            async with self.store.connect() as conn:
+                banned = (await conn.execute(select(accounts.c.banned).where(accounts.c.id == account_id))).scalar()
+            if banned is not None:
+                raise TableError("banned", "this seat's account is banned")
+            return await self.hidden_from(account_id)
+        except TableError:
+            raise
+        except Exception:
+            return frozenset()
+
+    async def reports_by(self, account: Account) -> list[dict[str, Any]]:
+        """The reports the account made (its export): about whom, where, why and when."""
+        query = (
+            select(accounts.c.name, reports.c.table_id, reports.c.reason, reports.c.made)
+            .join(accounts, accounts.c.id == reports.c.reported)
+            .where(reports.c.reporter == account.id)
+            .order_by(reports.c.id)
+        )
+        async with self.store.connect() as conn:
+            rows = await conn.execute(query)
+            return [{"name": n, "table": t, "reason": r, "made": m} for n, t, r, m in rows]
+
     async def report(self, account: Account, name: str, table_id: str | None, reason: str) -> int:
         """Keep a report of ``account`` about the player called ``name``, for an operator; its number."""
-        other = await self._other(account, name)
+        other = (await self._other(account, name)).id
         if self.quotas is not None:
             words = "too many reports today; an operator reads those you made"
             await self.quotas.charge(f"report:{account.id}", REPORTS_PER_DAY, 86400.0, "quota", words)
@@ -154,9 +170,10 @@ class Moderation:
             raise TableError("invalid", f"there is no report {report_id}")
 
     async def ban(self, name: str, reason: str) -> str:
-        """Ban the account called ``name``: it cannot sign in, its sessions end (so it waits for no quick table
-        and sits nowhere as itself); the reports about it are handled.  Its name as written."""
-        account = await self._account(name)
+        """Ban the account called ``name``: it cannot sign in and its sessions end (so it waits for no quick
+        table); its seats refuse its next joins (:meth:`at_table`); the reports about it are handled.  Its name
+        as written."""
+        account = await self.find(name)
         now = time.time()
         async with self.store.connect(write=True) as conn:
             await conn.execute(
@@ -168,12 +185,12 @@ class Moderation:
         return account.name
 
     async def unban(self, name: str) -> str:
-        account = await self._account(name)
+        account = await self.find(name)
         async with self.store.connect(write=True) as conn:
             await conn.execute(update(accounts).where(accounts.c.id == account.id).values(banned=None, ban_reason=None))
         return account.name
 
-    async def _account(self, name: str) -> Account:
+    async def find(self, name: str) -> Account:
         async with self.store.connect() as conn:
             query = select(accounts.c.id, accounts.c.name).where(accounts.c.fold == folds(name)[0])
             row = (await conn.execute(query)).first()

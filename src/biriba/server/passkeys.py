@@ -33,11 +33,13 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Table,
+    case,
     delete,
     insert,
     select,
     update,
 )
+from sqlalchemy import exc as db_errors
 from webauthn.helpers import bytes_to_base64url
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
@@ -64,7 +66,7 @@ SITE_NAME = "Biriba"
 passkeys = Table(
     "passkeys",
     metadata,
-    Column("id", String(700), primary_key=True),  # the credential's id, base64url (at most 1023 bytes: WebAuthn L3)
+    Column("id", String(1400), primary_key=True),  # the credential's id, base64url (at most 1023 bytes: 1364 here)
     Column("account", String(24), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("public_key", LargeBinary, nullable=False),  # COSE, as the authenticator gave it
     Column("sign_count", Integer, nullable=False),
@@ -97,7 +99,10 @@ class Site:
     def of(cls, base: str) -> Site:
         """The site of an address (the server's public URL, or the request's own)."""
         parts = urlsplit(base)
-        return cls(f"{parts.scheme}://{parts.netloc}", parts.hostname or "")
+        scheme, host = parts.scheme.lower(), parts.hostname or ""
+        default = {"http": 80, "https": 443}.get(scheme)
+        port = f":{parts.port}" if parts.port is not None and parts.port != default else ""
+        return cls(f"{scheme}://{host}{port}", host)  # as a browser writes its origin: no user, no default port
 
 
 class Passkeys:
@@ -126,8 +131,11 @@ class Passkeys:
             raise TableError("expired", "this passkey prompt has run out: try again")
         return webauthn.base64url_to_bytes(row.challenge)
 
-    async def register_options(self, account: Account, site: Site, address: str) -> dict[str, Any]:
-        """What the browser needs to make a passkey for the account (``navigator.credentials.create``)."""
+    async def register_options(self, account: Account, password: str, site: Site, address: str) -> dict[str, Any]:
+        """What the browser needs to make a passkey for the account (``navigator.credentials.create``), once its
+        password is given again: a passkey is a way in that outlasts the session, which a stolen session must
+        not be able to add."""
+        await self.accounts.confirm(account, password, address)
         held = await self.of(account)
         if len(held) >= MOST_PASSKEYS:
             raise TableError("invalid", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first")
@@ -141,7 +149,7 @@ class Passkeys:
             ],
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,  # signing in needs no name first
-                user_verification=UserVerificationRequirement.PREFERRED,
+                user_verification=UserVerificationRequirement.REQUIRED,  # it stands for a password: the lock too
             ),
         )
         handle = await self._challenge(options.challenge, address, account)
@@ -152,22 +160,29 @@ class Passkeys:
         challenge = await self._answered(handle, account)
         try:
             made = webauthn.verify_registration_response(
-                credential=credential, expected_challenge=challenge, expected_rp_id=site.id, expected_origin=site.origin
+                credential=credential,
+                expected_challenge=challenge,
+                expected_rp_id=site.id,
+                expected_origin=site.origin,
+                require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             raise TableError("invalid", f"the passkey could not be checked: {exc}") from None
         key = {"id": bytes_to_base64url(made.credential_id), "created": time.time(), "used": None}
         row = {**key, "account": account.id, "public_key": made.credential_public_key, "sign_count": made.sign_count}
-        async with self.store.connect(write=True) as conn:
-            if (await conn.execute(select(passkeys.c.id).where(passkeys.c.id == key["id"]))).first():
-                raise TableError("invalid", "this passkey is already kept here")
-            await conn.execute(insert(passkeys).values(**row))
+        if len(await self.of(account)) >= MOST_PASSKEYS:  # options asked for before the last ones were added
+            raise TableError("invalid", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first")
+        try:
+            async with self.store.connect(write=True) as conn:
+                await conn.execute(insert(passkeys).values(**row))
+        except db_errors.IntegrityError:
+            raise TableError("invalid", "this passkey is already kept here") from None
         return key
 
     async def sign_in_options(self, site: Site, address: str) -> dict[str, Any]:
         """What the browser needs to offer this site's passkeys (``navigator.credentials.get``)."""
         options = webauthn.generate_authentication_options(
-            rp_id=site.id, user_verification=UserVerificationRequirement.PREFERRED
+            rp_id=site.id, user_verification=UserVerificationRequirement.REQUIRED
         )
         handle = await self._challenge(options.challenge, address)
         return {"handle": handle, "public_key": json.loads(webauthn.options_to_json(options))}
@@ -200,15 +215,17 @@ class Passkeys:
                 expected_origin=site.origin,
                 credential_public_key=row.public_key,
                 credential_current_sign_count=row.sign_count,
+                require_user_verification=True,
             )
         except (TableError, WebAuthnException, ValueError, KeyError, TypeError):
             await self.accounts.missed(address)
             raise TableError("signed_out", UNKNOWN) from None
-        async with self.store.connect(write=True) as conn:
+        counted = case(
+            (passkeys.c.sign_count < checked.new_sign_count, checked.new_sign_count), else_=passkeys.c.sign_count
+        )
+        async with self.store.connect(write=True) as conn:  # two sign-ins at once never move the counter back
             await conn.execute(
-                update(passkeys)
-                .where(passkeys.c.id == credential["id"])
-                .values(sign_count=checked.new_sign_count, used=time.time())
+                update(passkeys).where(passkeys.c.id == credential["id"]).values(sign_count=counted, used=time.time())
             )
         if old_token:
             await self.accounts.sign_out(old_token)

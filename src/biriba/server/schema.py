@@ -224,6 +224,13 @@ class BoundSeats(BaseModel):
     seats: list[BoundSeat]
 
 
+def no_controls(text: str) -> str:
+    """A text an operator reads in a terminal holds no control character (an escape could forge what it shows)."""
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise ValueError("a control character (a line break, a tab, an escape) is not allowed here")
+    return text
+
+
 class BlockAsk(BaseModel):
     """``POST /api/me/blocks``: the player to block, by name."""
 
@@ -249,8 +256,8 @@ class ReportAsk(BaseModel):
 
     model_config = Strict
     name: str = Field(min_length=1, max_length=60)
-    table: str | None = Field(default=None, min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
-    reason: str = Field(min_length=1, max_length=500)
+    table: str | None = Field(default=None, min_length=1, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
+    reason: Annotated[str, Field(min_length=1, max_length=500), AfterValidator(no_controls)]
 
 
 class ReportMade(BaseModel):

@@ -13,6 +13,7 @@ const REFUSALS = {
   csrf: "account.error.csrf",
   invalid: "account.error.invalid",
   banned: "account.error.banned",
+  wrong_password: "account.error.wrong_password",
 };
 
 /** The browser's own passkey failures (DOMException names): the prompt closed, or the passkey already here. */
@@ -74,10 +75,18 @@ function signedIn(panel, me) {
   }
 }
 
-/** The account's passkeys, each with its remove button, and the button that makes one on this device. */
+/** The account's passkeys, each with its remove button, and the button that makes one on this device (the
+ * password asked again first: a passkey outlasts the session). */
 function passkeyList(error) {
   const list = h("ul", { id: "passkeys", class: "account-seats" });
   const add = h("button", { type: "button", id: "add-passkey" }, t("account.add_passkey"));
+  const password = h("input", { id: "passkey-password", type: "password", autocomplete: "current-password", required: true, minlength: 8, maxlength: 256 });
+  const confirm = h(
+    "form",
+    { id: "passkey-form", class: "account-form", hidden: true, novalidate: true },
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("account.passkey_password")), password),
+    h("div", { class: "row-actions" }, h("button", { type: "submit", id: "passkey-confirm", class: "primary" }, t("account.add_passkey"))),
+  );
   const show = async () => {
     const { passkeys } = await api.myPasskeys();
     clear(list);
@@ -97,9 +106,22 @@ function passkeyList(error) {
       error.textContent = refusal(failure);
     }
   };
-  add.addEventListener("click", () => act(() => api.addPasskey()));
+  add.addEventListener("click", () => {
+    confirm.hidden = false;
+    add.hidden = true;
+    password.focus();
+  });
+  confirm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    act(async () => {
+      await api.addPasskey(password.value);
+      password.value = "";
+      confirm.hidden = true;
+      add.hidden = false;
+    });
+  });
   show().catch(() => {}); // the list is a convenience: adding works without it
-  return h("div", { class: "passkeys" }, list, add);
+  return h("div", { class: "passkeys" }, list, add, confirm);
 }
 
 function signInForm(panel) {

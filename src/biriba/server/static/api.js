@@ -66,8 +66,8 @@ export const api = {
     return signedInAs(await request("POST", "/api/session", { name, password }));
   },
   /** A passkey for the signed-in account, made by this device (its own prompt: a fingerprint, a face, a PIN). */
-  async addPasskey() {
-    const { handle, public_key: options } = await request("POST", "/api/me/passkey-options");
+  async addPasskey(password) {
+    const { handle, public_key: options } = await request("POST", "/api/me/passkey-options", { password });
     const made = await navigator.credentials.create({ publicKey: creationOptions(options) });
     return request("POST", "/api/me/passkeys", { handle, credential: credentialJSON(made) });
   },

@@ -18,6 +18,7 @@ export function showQuickPlay(page) {
   view.append(panel);
   let stopped = false;
   let timer = null;
+  let looking = 0; // the wait being shown: a look that comes back after Cancel, or after another look began, is dropped
 
   const heading = () => [h("h1", { id: "quick-title" }, t("quick.title")), h("p", { class: "lead" }, t("quick.lead"))];
   const failed = (error) => {
@@ -57,6 +58,7 @@ export function showQuickPlay(page) {
 
   function waiting(status) {
     if (stopped) return;
+    const mine = ++looking;
     if (status.status === "seated") {
       seated(status);
       return;
@@ -65,6 +67,7 @@ export function showQuickPlay(page) {
     const cancel = h("button", { type: "button", id: "quick-cancel" }, t("quick.cancel"));
     cancel.addEventListener("click", async () => {
       clearTimeout(timer);
+      looking += 1;
       try {
         await api.quickLeave();
       } catch (failure) {
@@ -78,13 +81,15 @@ export function showQuickPlay(page) {
       h("p", { id: "quick-status", "data-testid": "quick-waiting", role: "status" }, t(words, { rules: presetLabel(status.rules), n: Math.round(status.waited || 0), wait: Math.round(status.wait) })),
       h("div", { class: "row-actions" }, cancel),
     );
-    timer = setTimeout(look, LOOK_EVERY);
+    timer = setTimeout(() => look(mine), LOOK_EVERY);
   }
 
-  async function look() {
+  async function look(mine) {
     try {
-      waiting(await api.quickStatus());
+      const status = await api.quickStatus();
+      if (mine === looking) waiting(status);
     } catch (failure) {
+      if (mine !== looking) return;
       if (failure.status === 404) start(); // no longer waiting (forgotten after a long while): ask again
       else failed(failure);
     }

@@ -19,7 +19,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "passkeys",
-        sa.Column("id", sa.String(700), primary_key=True),
+        sa.Column("id", sa.String(1400), primary_key=True),
         sa.Column("account", sa.String(24), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("public_key", sa.LargeBinary, nullable=False),
         sa.Column("sign_count", sa.Integer, nullable=False),

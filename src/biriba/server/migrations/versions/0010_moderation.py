@@ -42,5 +42,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("reports")
     op.drop_table("blocks")
-    for column in ("ban_reason", "banned"):  # SQLite 3.35 and later drop a column in place, as PostgreSQL does
-        op.execute(f"ALTER TABLE accounts DROP COLUMN {column}")
+    op.drop_column("accounts", "ban_reason")  # ALTER TABLE ... DROP COLUMN: SQLite 3.35 or later
+    op.drop_column("accounts", "banned")
