@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from biriba.server.accounts import ATTEMPTS_PER_ADDRESS, Accounts
 from biriba.server.app import SESSION_COOKIE
-from biriba.server.passkeys import CHALLENGES_PER_MINUTE, Passkeys, Site, passkey_challenges, passkeys
+from biriba.server.passkeys import CHALLENGES_PER_MINUTE, MOST_PASSKEYS, Passkeys, Site, passkey_challenges, passkeys
 from biriba.server.quotas import Quotas
 from biriba.server.store import Store, async_url
 from passkeykit import Authenticator
@@ -38,13 +38,14 @@ def url(db_url: str) -> Iterator[str]:
         yield base
 
 
-def registration_options(url: str, who: SignedIn, password: str = PASSWORD) -> httpx.Response:
-    """``POST /api/me/passkey-options`` as ``who``, the password given again."""
-    return httpx.post(f"{url}/api/me/passkey-options", json={"password": password}, cookies=who[0], headers=who[1])
+def registration_options(url: str, who: SignedIn, password: str = PASSWORD, address: int = 1) -> httpx.Response:
+    """``POST /api/me/passkey-options`` as ``who`` (from an address of its own), the password given again."""
+    headers = {**who[1], "X-Forwarded-For": f"198.18.0.{address}"}  # an address asks for 20 challenges a minute
+    return httpx.post(f"{url}/api/me/passkey-options", json={"password": password}, cookies=who[0], headers=headers)
 
 
-def add_passkey(url: str, who: SignedIn, authenticator: Authenticator) -> httpx.Response:
-    options = registration_options(url, who)
+def add_passkey(url: str, who: SignedIn, authenticator: Authenticator, address: int = 1) -> httpx.Response:
+    options = registration_options(url, who, address=address)
     assert options.status_code == 200, options.text
     answer = {"handle": options.json()["handle"], "credential": authenticator.create(options.json()["public_key"])}
     return httpx.post(f"{url}/api/me/passkeys", json=answer, cookies=who[0], headers=who[1])
@@ -244,3 +245,18 @@ def test_the_site_is_written_as_a_browser_writes_its_origin() -> None:
     assert Site.of("HTTPS://Biriba.Example:443/some/path") == Site("https://biriba.example", "biriba.example")
     assert Site.of("http://user@localhost:8000/") == Site("http://localhost:8000", "localhost")
     assert Site.of("http://127.0.0.1:80") == Site("http://127.0.0.1", "127.0.0.1")
+
+
+def test_an_account_holds_at_most_so_many_passkeys_even_with_options_asked_for_beforehand(url: str) -> None:
+    eleni = signed_up(url, "Eleni")
+    device = Authenticator(url)
+    for number in range(MOST_PASSKEYS - 1):
+        assert add_passkey(url, eleni, device, address=number + 10).status_code == 201
+    early, late = registration_options(url, eleni, address=2).json(), registration_options(url, eleni, address=3).json()
+    for options, status in ((early, 201), (late, 422)):
+        answer = {"handle": options["handle"], "credential": device.create(options["public_key"])}
+        added = httpx.post(f"{url}/api/me/passkeys", json=answer, cookies=eleni[0], headers=eleni[1])
+        assert added.status_code == status, added.text
+    refused = registration_options(url, eleni, address=4)
+    assert refused.status_code == 422 and f"at most {MOST_PASSKEYS} passkeys" in refused.json()["error"]
+    assert len(httpx.get(f"{url}/api/me/passkeys", cookies=eleni[0]).json()["passkeys"]) == MOST_PASSKEYS

@@ -131,14 +131,19 @@ class Passkeys:
             raise TableError("expired", "this passkey prompt has run out: try again")
         return webauthn.base64url_to_bytes(row.challenge)
 
+    async def _room(self, account: Account) -> list[dict[str, Any]]:
+        """The account's passkeys, if it may hold one more."""
+        held = await self.of(account)
+        if len(held) >= MOST_PASSKEYS:
+            raise TableError("invalid", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first")
+        return held
+
     async def register_options(self, account: Account, password: str, site: Site, address: str) -> dict[str, Any]:
         """What the browser needs to make a passkey for the account (``navigator.credentials.create``), once its
         password is given again: a passkey is a way in that outlasts the session, which a stolen session must
         not be able to add."""
         await self.accounts.confirm(account, password, address)
-        held = await self.of(account)
-        if len(held) >= MOST_PASSKEYS:
-            raise TableError("invalid", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first")
+        held = await self._room(account)
         options = webauthn.generate_registration_options(
             rp_id=site.id,
             rp_name=SITE_NAME,
@@ -170,8 +175,7 @@ class Passkeys:
             raise TableError("invalid", f"the passkey could not be checked: {exc}") from None
         key = {"id": bytes_to_base64url(made.credential_id), "created": time.time(), "used": None}
         row = {**key, "account": account.id, "public_key": made.credential_public_key, "sign_count": made.sign_count}
-        if len(await self.of(account)) >= MOST_PASSKEYS:  # options asked for before the last ones were added
-            raise TableError("invalid", f"an account holds at most {MOST_PASSKEYS} passkeys: remove one first")
+        await self._room(account)  # options asked for before the last ones were added
         try:
             async with self.store.connect(write=True) as conn:
                 await conn.execute(insert(passkeys).values(**row))
