@@ -37,7 +37,8 @@ from biriba.server.live import rebuild
 from biriba.server.store import Store
 from browserkit import Sockets, chromium
 from clusterkit import PostgresServer, RedisServer, ServerProcess, SteadyPlayer, nginx, postgres_server, redis_server
-from serverkit import BIRIBA, GREEDY, PERSON, Player, create_table, server_process, sit, ws_url
+from serverkit import BIRIBA, GREEDY, PERSON, Player, create_table, server_process, signed_up, sit, ws_url
+from test_quick import until_seated
 from test_web_e2e import DESKTOP, play_my_turn, shot, sit_down, wait_my_turn, watch_errors
 
 pytestmark = [
@@ -520,6 +521,45 @@ def test_a_table_goes_to_the_process_its_players_are_on(postgres_url: str, tmp_p
         finally:
             maker.stop()
             host.stop()
+
+
+def test_quick_play_seats_players_who_wait_on_different_processes(postgres_url: str, tmp_path: Path) -> None:
+    """Issue 52, row 4: the waiting list is the store's, so that two players waiting on one process and two on
+    another are seated at one table; a partnership whose friends wait on different processes sits on one team."""
+    with redis_server(tmp_path) as redis:
+        servers = [ServerProcess(postgres_url, redis.url, LEASE) for _ in range(2)]
+        try:
+            for server in servers:
+                server.start()
+            names = ("Ann", "Bob", "Cat", "Dan")
+            on = {
+                name: servers[n // 2].url for n, name in enumerate(names)
+            }  # Ann and Bob on one, Cat and Dan on the other
+            who = {name: signed_up(on[name], name) for name in names}
+            partner = {"Ann": "Dan", "Dan": "Ann"}
+            for name in names:
+                body = {"rules": "classic", "bots": False, "partner": partner.get(name)}
+                asked = httpx.post(f"{on[name]}/api/quick", json=body, cookies=who[name][0], headers=who[name][1])
+                assert asked.status_code == 200, asked.text
+            places = {name: until_seated(on[name], who[name][0], LIVENESS) for name in names}
+            assert len({p["table"] for p in places.values()}) == 1, places
+            assert places["Ann"]["seat"] % 2 == places["Dan"]["seat"] % 2 != places["Bob"]["seat"] % 2  # R1
+            table = places["Ann"]["table"]
+            for name in names:  # each takes their seat on their own process, and is told the deal
+                cookies, csrf = who[name]
+                taken = httpx.post(
+                    f"{on[name]}/api/tables/{table}/seats/{places[name]['seat']}/token", cookies=cookies, headers=csrf
+                )
+                assert taken.status_code == 200, taken.text
+
+                async def told(url: str = on[name], token: str = taken.json()["token"]) -> dict[str, Any]:
+                    async with Player(url, table, token) as player:
+                        return await player.until(lambda m: m["type"] == "state")
+
+                assert asyncio.run(told())["seat"] == places[name]["seat"]
+        finally:
+            for server in servers:
+                server.stop()
 
 
 def test_an_addresss_quotas_hold_over_every_process(postgres_url: str, tmp_path: Path) -> None:

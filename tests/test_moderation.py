@@ -92,13 +92,13 @@ def test_a_blocked_player_s_chat_never_reaches_the_blocker_but_reaches_everyone_
 def test_quick_play_never_seats_a_player_with_one_they_block_or_who_blocks_them() -> None:
     now = 1000.0
     ann, bob, cat, dan, eve = (Waiting(n, n, "classic", 25.0, True, 20.0, now - i) for i, n in enumerate("abcde"))
-    assert choose([ann, bob, cat, dan], now) == ([dan, ann, bob, cat], False)
+    assert choose([ann, bob, cat, dan], now) == ([(dan,), (ann,), (bob,), (cat,)], False)
     chosen = choose([ann, bob, cat, dan, eve], now)  # eve waited longest
-    assert chosen is not None and [w.account for w in chosen[0]] == ["e", "a", "b", "c"]
+    assert chosen is not None and [w.account for (w,) in chosen[0]] == ["e", "a", "b", "c"]
     chosen = choose([ann, bob, cat, dan, eve], now, frozenset({("e", "a")}))  # eve blocks ann
-    assert chosen is not None and [w.account for w in chosen[0]] == ["e", "b", "c", "d"]
+    assert chosen is not None and [w.account for (w,) in chosen[0]] == ["e", "b", "c", "d"]
     chosen = choose([ann, bob, cat, dan, eve], now, frozenset({("b", "e")}))  # bob blocks eve
-    assert chosen is not None and [w.account for w in chosen[0]] == ["e", "a", "c", "d"]
+    assert chosen is not None and [w.account for (w,) in chosen[0]] == ["e", "a", "c", "d"]
     assert choose([ann, bob, cat, dan], now, frozenset({("a", "b")})) is None  # four, two apart: no table
 
 

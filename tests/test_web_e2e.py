@@ -784,21 +784,30 @@ def test_a_rated_match_shows_on_the_players_profile_in_three_languages_at_phone_
 NOT_WAITING = "Failed to load resource: the server responded with a status of 404 (Not Found)"
 
 
-def quick_player(browser: Browser, server: str, name: str, bots: bool, wait: int = 20) -> tuple[Page, list[str]]:
-    """A phone signed up as ``name`` that asks to play now, from the lobby's button: its page, waiting, and the
-    errors its console tells."""
+def quick_player(
+    browser: Browser, server: str, name: str, bots: bool, wait: int = 20, ask: bool = True
+) -> tuple[Page, list[str]]:
+    """A phone signed up as ``name`` that goes to play now, from the lobby's button, and asks (unless not
+    ``ask``): its page, and the errors its console tells."""
     page = browser.new_context(viewport=PHONE, locale="en-US").new_page()
     errors = watch_errors(page)
     page.goto(server + "/")
     account_form(page, name, "a long passphrase", "#sign-up")
     page.wait_for_selector("[data-testid=signed-in]")
     page.click("#play-now")
+    if ask:
+        ask_quick(page, bots, wait)
+    return page, errors
+
+
+def ask_quick(page: Page, bots: bool, wait: int = 20, partner: str = "") -> None:
+    """The quick-play form filled in for a classic table, and sent."""
     page.wait_for_selector("#quick-form")
     page.select_option("#quick-rules", "classic")
     page.set_checked("#quick-bots", bots)
     page.fill("#quick-wait", str(wait))
+    page.fill("#quick-partner", partner)
     page.click("#quick-start")
-    return page, errors
 
 
 def seated_at(page: Page) -> tuple[str, str]:
@@ -812,25 +821,34 @@ def seated_at(page: Page) -> tuple[str, str]:
 def test_four_people_who_play_now_are_seated_together_play_a_rated_match_and_see_it_on_their_profiles(
     browser: Browser, tmp_path: Path
 ) -> None:
-    """Issue 52: four signed-in phones press "Play now" (no bots); the server seats them at one table, their
-    pages take them there, the match (one deal: ``--quick-target 1``) is played to its end, and each profile
-    shows the rated match and a rating that moved."""
+    """Issue 52: four signed-in phones press "Play now" (no bots), two of them friends who name each other as
+    partners; the server seats them at one table, the friends on one team, their pages take them there, the
+    match (one deal: ``--quick-target 1``) is played to its end, and each profile shows the rated match and a
+    rating that moved."""
     config = ServerConfig(bot_workers=2, quick_target=1)
     with running_server(f"sqlite:///{tmp_path}/quick.sqlite3", config) as server:
         names = ["Ελένη", "Nikos", "Maria", "Giorgos"]
+        partners = {"Ελένη": "maria", "Maria": "ελένη"}  # names fold as at sign-up
         pages, errors = [], []
         for name in names:
-            page, told = quick_player(browser, server, name, bots=False)
+            page, told = quick_player(browser, server, name, bots=False, ask=False)
             pages.append(page)
             errors.append(told)
-        pages[0].wait_for_selector("[data-testid=quick-waiting]")
-        shot(pages[0], "quick-waiting-phone")
+        pages[1].wait_for_selector("#quick-partner")
+        shot(pages[1], "quick-form-phone")
+        for name, page in zip(names, pages):
+            ask_quick(page, bots=False, partner=partners.get(name, ""))
+            if name == "Ελένη":
+                page.wait_for_selector("#quick-partner-status:has-text('Waiting for Maria to ask with you')")
+                shot(page, "quick-waiting-phone")
         seated = [seated_at(page) for page in pages]
         assert len({table for table, _ in seated}) == 1, "one table for the four"
         table = seated[0][0]
         info = httpx.get(f"{server}/api/tables/{table}").json()
         assert sorted(seat["name"] for seat in info["seats"]) == sorted(names)
         assert [seat["kind"] for seat in info["seats"]] == ["person"] * 4
+        seat_of = {seat["name"]: n for n, seat in enumerate(info["seats"])}
+        assert seat_of["Ελένη"] % 2 == seat_of["Maria"] % 2, "R1: the friends are partners, opposite each other"
         assert (info["rules"]["preset"], info["rules"]["options"]["target"]) == ("classic", 1)  # --quick-target
         shot(pages[0], "quick-seated-phone")
         played_to_the_end(server, table, [token for _, token in seated])

@@ -246,13 +246,6 @@ class Accounts:
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
 
-    async def find(self, name: str) -> Account | None:
-        """The account of a name (folded as at sign-up), for its public profile."""
-        async with self.store.connect() as conn:
-            query = select(accounts.c.id, accounts.c.name).where(accounts.c.fold == folds(name)[0])
-            row = (await conn.execute(query)).first()
-        return Account(row.id, row.name) if row is not None else None
-
     async def seats_of(self, account: Account) -> list[dict[str, Any]]:
         """The seats bound to the account at tables not yet over, the most recently active first."""
         query = (
@@ -294,4 +287,14 @@ class Accounts:
             }
 
 
-__all__ = ["Account", "Accounts", "SignedIn", "accounts", "sessions"]
+async def named(store: Store, name: str) -> Account:
+    """The account of a name (folded as at sign-up: case, confusables); 404 ``no_player`` if there is none."""
+    async with store.connect() as conn:
+        query = select(accounts.c.id, accounts.c.name).where(accounts.c.fold == folds(name)[0])
+        row = (await conn.execute(query)).first()
+    if row is None:
+        raise TableError("no_player", f"no player is called {name!r}")
+    return Account(row.id, row.name)
+
+
+__all__ = ["Account", "Accounts", "SignedIn", "accounts", "named", "sessions"]

@@ -35,7 +35,7 @@ from starlette.routing import Match
 from .. import caches
 from ..bots import known_kinds
 from ..rules import OPTION_HELP, OPTION_LIMITS, OPTION_NAMES, PRESET_HELP, PRESETS, format_option
-from .accounts import SESSION_SECONDS, Account, SignedIn
+from .accounts import SESSION_SECONDS, Account, SignedIn, named
 from .cluster import Cluster
 from .config import ServerConfig
 from .connection import FORBIDDEN_ORIGIN, NO_TABLE, TRY_AGAIN_LATER, Abortable, Connection
@@ -296,7 +296,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         """Play now: wait for a table of this preset with players of a similar rating (bots fill the seats nobody
         comes to within ``wait`` seconds, if ``bots``); ``GET /api/quick`` says when it is found."""
         account, _ = await account_of(request, write=True)
-        return await hall(request).quick.join(account, body.rules, body.bots, body.wait)
+        return await hall(request).quick.join(account, body.rules, body.bots, body.wait, body.partner)
 
     @app.get("/api/quick", response_model=QuickStatus, response_model_exclude_none=True, responses=SIGNED_ERRORS)
     async def quick_status(request: Request) -> dict[str, Any]:
@@ -443,9 +443,7 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def profile(request: Request, name: Annotated[str, PathParam(min_length=1, max_length=60)]) -> Any:
         """A player's public profile: ratings by preset family, and their latest finished matches."""
         the_hall = hall(request)
-        account = await the_hall.accounts.find(name)
-        if account is None:
-            raise TableError("no_player", f"no player is called {name!r}")
+        account = await named(the_hall.store, name)
         return {"name": account.name, **await the_hall.ratings.profile(account.id)}
 
     @app.get("/api/leaderboard", response_model=Leaderboard, responses=ERRORS)

@@ -16,9 +16,8 @@ from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, and_, delete, func, insert, select, update
 
-from .accounts import Account, accounts, sessions
+from .accounts import Account, accounts, named, sessions
 from .messages import TableError
-from .names import folds
 from .quotas import Quotas
 from .store import Store, metadata
 
@@ -70,7 +69,7 @@ class Moderation:
 
     async def _other(self, account: Account, name: str) -> Account:
         """Another player's account, by name (404 ``no_player``; one's own name is refused)."""
-        other = await self.find(name)
+        other = await named(self.store, name)
         if other.id == account.id:
             raise TableError("invalid", "that is your own name")
         return other
@@ -173,7 +172,7 @@ class Moderation:
         """Ban the account called ``name``: it cannot sign in and its sessions end (so it waits for no quick
         table); its seats refuse its next joins (:meth:`at_table`); the reports about it are handled.  Its name
         as written."""
-        account = await self.find(name)
+        account = await named(self.store, name)
         now = time.time()
         async with self.store.connect(write=True) as conn:
             await conn.execute(
@@ -185,18 +184,10 @@ class Moderation:
         return account.name
 
     async def unban(self, name: str) -> str:
-        account = await self.find(name)
+        account = await named(self.store, name)
         async with self.store.connect(write=True) as conn:
             await conn.execute(update(accounts).where(accounts.c.id == account.id).values(banned=None, ban_reason=None))
         return account.name
-
-    async def find(self, name: str) -> Account:
-        async with self.store.connect() as conn:
-            query = select(accounts.c.id, accounts.c.name).where(accounts.c.fold == folds(name)[0])
-            row = (await conn.execute(query)).first()
-        if row is None:
-            raise TableError("no_player", f"no player is called {name!r}")
-        return Account(row.id, row.name)
 
 
 __all__ = ["Moderation", "Report", "blocks", "reports"]

@@ -359,6 +359,7 @@ class QuickAsk(BaseModel):
     rules: Literal[tuple(PRESETS)] = "classic"  # type: ignore[valid-type]
     bots: bool = True
     wait: Annotated[float, Field(ge=5, le=600)] = 20.0
+    partner: str | None = Field(None, min_length=1, max_length=60)  # a friend's name: queue as a partnership
 
 
 class QuickStatus(BaseModel):
@@ -371,6 +372,8 @@ class QuickStatus(BaseModel):
     waited: float | None = None
     table: str | None = None
     seat: int | None = None
+    partner: str | None = None
+    partner_waiting: bool | None = None  # whether the partner named waits for this preset naming them back
 
 
 class Me(BaseModel):

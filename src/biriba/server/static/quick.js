@@ -34,6 +34,20 @@ export function showQuickPlay(page) {
     const preset = h("select", { id: "quick-rules", name: "rules" }, presets);
     const bots = h("input", { id: "quick-bots", type: "checkbox", checked: true });
     const wait = h("input", { id: "quick-wait", type: "number", min: 5, max: 600, step: 1, value: 20, inputmode: "numeric" });
+    const partner = h("input", { id: "quick-partner", type: "text", maxlength: 60, autocomplete: "off", autocapitalize: "off", "aria-describedby": "quick-partner-help" });
+    const partnerField = h(
+      "label",
+      { class: "field" },
+      h("span", { class: "field-label" }, t("quick.partner")),
+      partner,
+      h("span", { class: "help", id: "quick-partner-help" }, t("quick.partner_hint")),
+    );
+    /** A partner only where the preset plays in partnerships (/api/rules writes its option as "true" or "false"). */
+    const showPartner = () => {
+      partnerField.hidden = String(((rules.presets[preset.value] || {}).options || {}).partnerships) === "false";
+    };
+    preset.addEventListener("change", showPartner);
+    showPartner();
     const error = h("p", { class: "error-line", role: "alert", id: "quick-error" });
     const form = h(
       "form",
@@ -41,6 +55,7 @@ export function showQuickPlay(page) {
       h("label", { class: "field" }, h("span", { class: "field-label" }, t("quick.rules")), preset),
       h("label", { class: "check" }, bots, " ", t("quick.bots")),
       h("label", { class: "field" }, h("span", { class: "field-label" }, t("quick.wait")), wait),
+      partnerField,
       error,
       h("div", { class: "row-actions" }, h("button", { type: "submit", id: "quick-start", class: "primary" }, t("quick.start"))),
     );
@@ -48,7 +63,9 @@ export function showQuickPlay(page) {
       event.preventDefault();
       error.textContent = "";
       try {
-        waiting(await api.quickPlay({ rules: preset.value, bots: bots.checked, wait: Number(wait.value) }));
+        const ask = { rules: preset.value, bots: bots.checked, wait: Number(wait.value) };
+        if (!partnerField.hidden && partner.value.trim()) ask.partner = partner.value.trim();
+        waiting(await api.quickPlay(ask));
       } catch (failure) {
         error.textContent = failure.message;
       }
@@ -79,6 +96,7 @@ export function showQuickPlay(page) {
     panel.append(
       ...heading(),
       h("p", { id: "quick-status", "data-testid": "quick-waiting", role: "status" }, t(words, { rules: presetLabel(status.rules), n: Math.round(status.waited || 0), wait: Math.round(status.wait) })),
+      ...(status.partner ? [h("p", { id: "quick-partner-status" }, t(status.partner_waiting ? "quick.partner_ready" : "quick.partner_not_yet", { name: status.partner }))] : []),
       h("div", { class: "row-actions" }, cancel),
     );
     timer = setTimeout(() => look(mine), LOOK_EVERY);
