@@ -9,6 +9,7 @@ profile, history and leaderboard read back from both stores.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 
 from biriba.rules import PRESETS, Rules
 from biriba.server import ratings as ratings_module
-from biriba.server.accounts import Account, Accounts
+from biriba.server.accounts import FORMER_PLAYER, Account, Accounts
 from biriba.server.quotas import Quotas
 from biriba.server.ratings import MODEL, Ratings, family, ranks, rate
 from biriba.server.store import SeatInfo, Store, TableRow
@@ -172,3 +173,42 @@ def test_a_match_played_to_its_end_at_the_server_is_rated_and_shown_on_the_profi
         board = httpx.get(f"{url}/api/leaderboard?rules=classic").json()
         assert board["players"] == [] and board["least_matches"] == ratings_module.LEADERBOARD_MATCHES  # one match
         assert httpx.get(f"{url}/api/leaderboard?rules=nonesuch").status_code == 422
+
+
+def test_a_deleted_accounts_matches_stay_and_show_it_as_a_former_player(tmp_path: Any) -> None:
+    """Issue 52, row 1: the account deleted, its finished matches stay (on the partner's profile, in the record,
+    kept answers included) and its table in play goes on, its seat named "former player" and bound to nobody."""
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        eleni, nikos = signed_up(url, "Eleni"), signed_up(url, "Nikos")
+        finished = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+        tokens = [sit_signed_in(url, finished["id"], seat, who) for seat, who in ((0, eleni), (2, nikos))]
+
+        async def main() -> None:
+            async with Player(url, finished["id"], tokens[0]) as one, Player(url, finished["id"], tokens[1]) as two:
+                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
+                await asyncio.gather(one.play(random.Random(1), over), two.play(random.Random(2), over))
+
+        asyncio.run(main())
+        record = f"{url}/api/tables/{finished['id']}/record"
+        assert httpx.get(record).json()["players"][2] == "Nikos"  # and kept, to answer again
+        in_play = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=5)
+        token = sit_signed_in(url, in_play["id"], 0, nikos)
+        gone = httpx.request("DELETE", f"{url}/api/me", json={"password": "correct horse battery"}, cookies=nikos[0])
+        assert gone.status_code == 403  # no CSRF token
+        gone = httpx.request(
+            "DELETE", f"{url}/api/me", json={"password": "correct horse battery"}, cookies=nikos[0], headers=nikos[1]
+        )
+        assert gone.status_code == 204
+        profile = httpx.get(f"{url}/api/players/Eleni").json()
+        assert profile["matches"][0]["partners"] == [{"name": FORMER_PLAYER}]
+        assert httpx.get(record).json()["players"] == ["Eleni", "greedy bot", FORMER_PLAYER, "greedy bot"]
+        assert httpx.get(f"{url}/api/players/Nikos").status_code == 404
+        seats = httpx.get(f"{url}/api/tables/{in_play['id']}").json()["seats"]
+        assert seats[0]["name"] == FORMER_PLAYER and "Nikos" not in str(seats)
+
+        async def plays_on() -> dict[str, Any]:
+            async with Player(url, in_play["id"], token) as guest:
+                return await guest.until(lambda m: m["type"] == "state")
+
+        told = asyncio.run(plays_on())
+        assert told["seat"] == 0 and "Nikos" not in json.dumps(told)  # the token plays on, as a guest's

@@ -101,6 +101,10 @@ def check_password(password: str) -> None:
         raise TableError("invalid", f"a password is {least} to {most} characters long, not {len(password)}")
 
 
+#: The name a deleted account's seats show from then on: at its tables, in their records and on others' profiles.
+FORMER_PLAYER = "former player"
+
+
 class Accounts:
     """Signing up, in and out, and who a session cookie belongs to, in the server's store."""
 
@@ -239,10 +243,25 @@ class Accounts:
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
         return await self.session(account)
 
-    async def delete(self, account: Account, password: str, address: str) -> None:
-        """The account and its sessions, gone; its name is free again."""
-        await self.confirm(account, password, address)
+    async def bound(self, account: Account) -> list[tuple[str, int]]:
+        """The tables and seats bound to the account, finished or not."""
+        async with self.store.connect() as conn:
+            query = select(players.c.table_id, players.c.seat).where(players.c.account == account.id)
+            return [(row.table_id, row.seat) for row in await conn.execute(query)]
+
+    async def delete(self, account: Account) -> None:
+        """The account and its sessions gone, its name free again; its matches stay, anonymised: each seat it was
+        bound to shows :data:`FORMER_PLAYER` from then on (the tables in play were told first: ``Hall.delete``).
+        Its ratings, and their moves at its matches, go with it."""
         async with self.store.connect(write=True) as conn:
+            query = select(players.c.table_id, players.c.seat, tables.c.seats).join(
+                tables, tables.c.id == players.c.table_id
+            )
+            for row in (await conn.execute(query.where(players.c.account == account.id))).all():
+                seats = json.loads(row.seats)
+                seats[row.seat] = {**seats[row.seat], "name": FORMER_PLAYER}
+                seats[row.seat].pop("account", None)
+                await conn.execute(update(tables).where(tables.c.id == row.table_id).values(seats=json.dumps(seats)))
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
 

@@ -480,9 +480,11 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
     @app.delete("/api/me", status_code=204, responses=SIGNED_ERRORS)
     async def delete_account(request: Request, body: PasswordOnly) -> Response:
-        """The account deleted (its password asked again), its sessions ended, its name free again."""
+        """The account deleted (its password asked again), its sessions ended, its name free again; its matches
+        stay, its seats at them named "former player"."""
         account, _ = await account_of(request, write=True)
-        await hall(request).accounts.delete(account, body.password, client_address(request))
+        await hall(request).accounts.confirm(account, body.password, client_address(request))
+        await hall(request).delete_account(account)
         return signed_out()
 
     @app.get("/api/me/export", responses={401: {"model": Error}, **ERRORS})

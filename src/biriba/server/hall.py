@@ -33,7 +33,7 @@ from .. import caches
 from ..bots import make_bot
 from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
-from .accounts import Accounts
+from .accounts import Account, Accounts
 from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .driver import STAND_IN
@@ -153,6 +153,7 @@ class Hall:
         live.on_dropped = lambda: self.drop(live)
         live.on_broken = self._count_broken
         live.on_over = lambda: self.rate(live)
+        live.on_renamed = lambda: self.replays.drop(live.row.id)
         return live
 
     async def rate(self, live: LiveTable) -> None:
@@ -499,6 +500,20 @@ class Hall:
             for client in live.audience.clients:
                 if client.seat is not None and live.row.seats[client.seat].account == account_id:
                     client.hidden = hidden
+
+    async def delete_account(self, account: Account) -> None:
+        """The account deleted, its matches kept and anonymised (``Accounts.delete``).  Its seats at tables held
+        in memory, here or on another process (a lease runs), are forgotten by their owner first, so that no copy
+        in memory shows or writes back its name."""
+        bound = await self.accounts.bound(account)
+        leases = await self.store.leases([table_id for table_id, _ in bound])
+        for table_id, seat in bound:
+            lease = leases.get(table_id)
+            if table_id in self.live or (lease is not None and lease.owner and lease.until > time.time()):
+                live = await self.get(table_id)
+                if live is not None and not live.broken:
+                    await live.forget(seat, account.id)
+        await self.accounts.delete(account)
 
     async def unload(self, table_id: str) -> None:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""

@@ -29,6 +29,7 @@ from ..match import Match
 from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
+from .accounts import FORMER_PLAYER
 from .audience import SERVICE_RESTART, Audience, Client, encode
 from .cluster import Cluster, Unreachable
 from .driver import STAND_IN, Driver
@@ -89,6 +90,7 @@ class LiveTable:
         self.on_broken: Callable[[], None] | None = None
         #: The match just finished here (the hall rates it).
         self.on_over: Callable[[], Awaitable[None]] | None = None
+        self.on_renamed: Callable[[], None] | None = None  # a seat's name changed: what was kept of it is stale
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -351,6 +353,7 @@ class LiveTable:
             "sit": self._sit,
             "bind": self._bind,
             "take_back": self._take_back,
+            "forget": self._forget,
             "hand_over": self._hand_over,
             "give_up": self._give_up,
         }
@@ -515,8 +518,11 @@ class LiveTable:
                     if client.seat == seat:
                         client.seat = None
                         client.name = client.name or old.name  # who left watches under their own name
+        renamed = [old.name for old in self.row.seats] != [new.name for new in seats]
         self.row.seats = seats
         self.table.match.players[:] = self.names()
+        if renamed and self.on_renamed is not None:
+            self.on_renamed()
 
     async def say(self, seat: int | None, phrase: str | None, text: str | None) -> None:
         """A chat line from a seated person to everyone at the table (phrases by id; free text where allowed)."""
@@ -614,6 +620,21 @@ class LiveTable:
                 raise TableError("not_yours", "that seat is not bound to your account")
             seats = self._seats_copy()
             seats[seat].token_hash = digest
+            await self._save_seats(seats)
+            await self.tell_all()
+
+    async def forget(self, seat: int, account: str) -> None:
+        """The seat's account is being deleted: the seat shows :data:`FORMER_PLAYER` from now on, bound to no
+        account (whoever holds its token plays on, as a guest)."""
+        await self._run("forget", {"seat": seat, "account": account})
+
+    async def _forget(self, seat: int, account: str) -> None:
+        async with self.lock:
+            self._own()
+            if self._person_seat(seat).account != account:
+                return  # forgotten already
+            seats = self._seats_copy()
+            seats[seat].name, seats[seat].account = FORMER_PLAYER, None
             await self._save_seats(seats)
             await self.tell_all()
 

@@ -111,6 +111,11 @@ class Replays:
         )
         await self.quotas.charge(f"replays:{address}", self.per_minute, 60, "quota", words)
 
+    def drop(self, table_id: str) -> None:
+        """The table's kept answers forgotten: its players' names changed (a deleted account's seat)."""
+        for key in [key for key in self.kept if key[1] == table_id]:
+            self.size -= len(self.kept.pop(key).body)
+
     def _keep(self, key: Key, kept: Kept) -> None:
         if len(kept.body) > self.budget:
             return
