@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ import pytest
 from biriba.rules import PRESETS, Rules
 from biriba.server import ratings as ratings_module
 from biriba.server.accounts import FORMER_PLAYER, Account, Accounts
+from biriba.server.config import ServerConfig
+from biriba.server.hall import Hall
 from biriba.server.quotas import Quotas
 from biriba.server.ratings import MODEL, Ratings, family, ranks, rate
 from biriba.server.store import SeatInfo, Store, TableRow
@@ -212,3 +215,33 @@ def test_a_deleted_accounts_matches_stay_and_show_it_as_a_former_player(tmp_path
 
         told = asyncio.run(plays_on())
         assert told["seat"] == 0 and "Nikos" not in json.dumps(told)  # the token plays on, as a guest's
+
+
+def test_a_match_its_process_left_unrated_is_rated_by_the_janitor_once(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that drove a match to its end stopped before rating it (here: its rating never ran): the
+    janitor of any process rates it from the store, once."""
+
+    async def stopped_first(self: Hall, live: Any) -> None:
+        return None
+
+    monkeypatch.setattr(Hall, "rate", stopped_first)
+    config = ServerConfig(bot_workers=1, janitor_every=0.5)
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3", config) as url:
+        eleni, nikos = signed_up(url, "Eleni"), signed_up(url, "Nikos")
+        table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+        tokens = [sit_signed_in(url, table["id"], seat, who) for seat, who in ((0, eleni), (2, nikos))]
+
+        async def main() -> None:
+            async with Player(url, table["id"], tokens[0]) as one, Player(url, table["id"], tokens[1]) as two:
+                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
+                await asyncio.gather(one.play(random.Random(1), over), two.play(random.Random(2), over))
+
+        asyncio.run(main())
+        deadline = time.monotonic() + 20
+        while not (shown := httpx.get(f"{url}/api/players/Eleni").json()["ratings"]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert shown["classic"]["matches"] == 1, shown
+        time.sleep(1.5)  # more rounds: rated once
+        assert httpx.get(f"{url}/api/players/Nikos").json()["ratings"]["classic"]["matches"] == 1

@@ -457,12 +457,14 @@ class Hall:
                 await self.round()
 
     async def round(self) -> None:
-        """One round: keep watched tables from expiring, expire unclaimed ones, unload the idle, trim the caches,
-        drop the quotas' old counts and the sessions that ended."""
+        """One round: keep watched tables from expiring, expire unclaimed ones, rate the matches left unrated,
+        unload the idle, trim the caches, drop the quotas' old counts and the sessions that ended."""
         now = time.monotonic()
         await self.store.touch([tid for tid, live in self.live.items() if live.present()])
         for table_id in await self.store.expire(time.time() - self.config.unclaimed_after):
             await self.unload(table_id)
+        if rated := await self.ratings.catch_up():
+            LOG.info("rated %d matches that ended unrated (their process stopped first)", rated)
         for table_id, live in list(self.live.items()):
             if not live.present() and now - live.audience.idle_since >= self.config.idle_after:
                 await self.unload(table_id)

@@ -27,18 +27,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, exists, insert, select, update
 from sqlalchemy import exc as db_errors
 
 from ..rules import PRESETS, Rules
 from .accounts import accounts
-from .store import Store, TableRow, metadata, players, tables
+from .store import Store, TableRow, metadata, players, table_row, tables
 
 MODEL = PlackettLuce()
 #: Matches a player needs before the leaderboard lists them.
 LEADERBOARD_MATCHES = 5
 #: Players a leaderboard lists at most.
 LEADERBOARD_SIZE = 100
+#: Seconds after its end within which a match left unrated (its process stopped between the match's last action
+#: and its rating) is rated by the janitor; and the matches it looks at in one round, at most.
+CATCH_UP_WITHIN, CATCH_UP_MOST = 3600.0, 100
 
 #: The bots' fixed ratings (mean, uncertainty) by kind, measured by ``benchmarks/bot_ratings.py``
 #: (docs/ratings.md); a bot of a kind not here (a plugin) leaves its match unrated.
@@ -197,6 +200,24 @@ class Ratings:
         except db_errors.IntegrityError:  # rated already (by another process), or an account deleted meanwhile
             return None
         return changes
+
+    async def catch_up(self) -> int:
+        """Rate the matches that ended in the last :data:`CATCH_UP_WITHIN` seconds, with a signed-in player, and
+        were not rated (the janitor's, on every process; :meth:`rate_match` rates each once).  How many it rated."""
+        query = (
+            select(tables)
+            .where(
+                (tables.c.status == "over")
+                & (tables.c.touched >= time.time() - CATCH_UP_WITHIN)
+                & ~exists().where(rated.c.table_id == tables.c.id)
+                & exists().where(players.c.table_id == tables.c.id)
+            )
+            .order_by(tables.c.touched)
+            .limit(CATCH_UP_MOST)
+        )
+        async with self.store.connect() as conn:
+            rows = [table_row(row._mapping) for row in await conn.execute(query)]
+        return sum([await self.rate_match(row, row.totals) is not None for row in rows])
 
     async def leaderboard(self, named: str) -> list[dict[str, Any]]:
         """The players of a family with :data:`LEADERBOARD_MATCHES` matches or more, the surest strongest first."""

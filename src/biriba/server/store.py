@@ -710,7 +710,7 @@ class Store:
                 .order_by(actions.c.seq)
             )
             return StoredTable(
-                _table_row(row._mapping),
+                table_row(row._mapping),
                 [(n, d, json.loads(deck)) for n, d, deck in deal_rows],
                 [(s, d, seat, a, by) for s, d, seat, a, by in action_rows],
             )
@@ -734,7 +734,7 @@ class Store:
             )
         query = query.order_by(tables.c.touched.desc(), tables.c.id.desc()).limit(limit)
         async with self._connect() as conn:
-            return [_table_row(r._mapping) for r in await conn.execute(query)]
+            return [table_row(r._mapping) for r in await conn.execute(query)]
 
     async def count(self) -> int:
         async with self._connect() as conn:
@@ -784,7 +784,8 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _table_row(data: Any) -> TableRow:
+def table_row(data: Any) -> TableRow:
+    """A table as the store keeps it (a row of :data:`tables`)."""
     return TableRow(
         id=data["id"],
         rules=json.loads(data["rules"]),
