@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from biriba.cli import main
 from biriba.rules import PRESETS, Rules
 from biriba.server import ratings as ratings_module
 from biriba.server.accounts import FORMER_PLAYER, Account, Accounts
@@ -245,3 +246,60 @@ def test_a_match_its_process_left_unrated_is_rated_by_the_janitor_once(
         assert shown["classic"]["matches"] == 1, shown
         time.sleep(1.5)  # more rounds: rated once
         assert httpx.get(f"{url}/api/players/Nikos").json()["ratings"]["classic"]["matches"] == 1
+
+
+def test_a_bots_rating_is_checked_against_the_people_s_results() -> None:
+    """Issue 52, row 2: the bots' fixed ratings checked against rated play: people of the medium bot's rating who
+    win nine matches in ten against it say it is weaker than its rating; the rating fitted predicts their score."""
+    greedy = ratings_module.BOT_RATINGS["greedy"]
+    people = (25.0, 2.0)
+    played = [
+        ratings_module.Played(
+            (0, 1, 0, 1),
+            [5100, 900] if n else [900, 5100],
+            [people, greedy, people, greedy],
+            {1: "greedy", 3: "greedy"},
+        )
+        for n in range(10)
+    ]
+    (check,) = ratings_module.check_bots(played)
+    assert (check.kind, check.matches, check.score) == ("greedy", 10, 1.0)
+    assert 4.0 < check.expected < 6.0  # evenly rated: about half
+    assert check.fitted is not None and check.fitted < greedy[0] - 3
+    at_fitted = [(people, (check.fitted, greedy[1]))[seat % 2] for seat in range(4)]
+    (again,) = ratings_module.check_bots(
+        [ratings_module.Played(m.team_of, m.totals, at_fitted, m.bots) for m in played]
+    )
+    assert abs(again.expected - again.score) < 0.01  # the fitted rating predicts the score
+    swept = ratings_module.check_bots(played[1:])  # the people won every match: no finite rating fits
+    assert swept[0].score == 0 and swept[0].fitted is None
+    assert ratings_module.won([10, 10, 5]) == [0.5, 0.5, 0.0]
+
+
+def test_biriba_ratings_bots_reads_the_rated_matches_with_bots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path}/t.sqlite3"
+    assert main(["ratings", "--db", db, "bots"]) == 0
+    assert capsys.readouterr().out == "no rated classic matches with bots yet\n"
+
+    async def play() -> None:
+        store = await Store.open(db)
+        try:
+            ann, bob = await _accounts(store, "Ann", "Bob")
+            greedy, rated = SeatInfo("bot", bot="greedy"), Ratings(store)
+            for n, totals in enumerate(([5100, 900], [900, 5100], [5100, 900])):
+                row = await _finished(
+                    store, f"m{n}", [person(ann, "Ann"), greedy, person(bob, "Bob"), greedy], list(totals)
+                )
+                assert await rated.rate_match(row, row.totals) is not None
+        finally:
+            await store.close()
+
+    asyncio.run(play())
+    assert main(["ratings", "--db", db, "bots"]) == 0
+    header, line = capsys.readouterr().out.splitlines()
+    assert header.split() == ["bot", "rating", "matches", "score", "expected", "fitted"]
+    kind, rating, matches, score, expected, fitted = line.split()
+    assert (kind, float(rating), int(matches), float(score)) == ("greedy", 25.0, 3, 1.0)
+    assert float(fitted) < 25.0 and 0.0 < float(expected) < 3.0

@@ -449,6 +449,13 @@ def build_parser() -> argparse.ArgumentParser:
     unban.add_argument("name")
     p.set_defaults(run=_moderate)
 
+    p = sub.add_parser("ratings", help="check the bots' fixed ratings against rated people's results (docs/ratings.md)")
+    p.add_argument("--db", metavar="URL", help="the web game's store, as biriba serve --db (default: its default)")
+    what = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    bots = what.add_parser("bots", help="each bot kind's score in rated matches against what its rating predicted")
+    bots.add_argument("--rules", default="classic", metavar="PRESET", help="the preset family (default: classic)")
+    p.set_defaults(run=_ratings)
+
     p = sub.add_parser("rules", help="list the rules presets and options, show one preset, or say one rule (R13)")
     p.add_argument("preset", nargs="?", help="a preset name, or a rule's id (R13, D12) to read that rule")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="change a rule option")
@@ -878,6 +885,33 @@ def without_password(url: str) -> str:
         return url
     user = f"{parts.username}:" if parts.username else ":"
     return parts._replace(netloc=f"{user}***@{parts.netloc.rpartition('@')[2]}").geturl()
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    """The bots' fixed ratings beside what the rated people's results against them say."""
+    _require_extra("web", "biriba ratings")
+    import asyncio
+
+    from .server.ratings import Ratings
+    from .server.store import Store, default_url
+
+    async def run() -> list[Any]:
+        store = await Store.open(args.db or default_url())
+        try:
+            return await Ratings(store).bots_against_people(args.rules)
+        finally:
+            await store.close()
+
+    checks = asyncio.run(run())
+    if not checks:
+        print(f"no rated {args.rules} matches with bots yet")
+        return 0
+    print(f"{'bot':<10} {'rating':>7} {'matches':>8} {'score':>7} {'expected':>9} {'fitted':>7}")
+    for c in checks:
+        sweep = "higher" if c.score == c.matches else "lower"  # won every match or none: no finite rating fits
+        fitted = f"{c.fitted:.1f}" if c.fitted is not None else sweep
+        print(f"{c.kind:<10} {c.rating:>7.1f} {c.matches:>8} {c.score:>7.1f} {c.expected:>9.1f} {fitted:>7}")
+    return 0
 
 
 def _moderate(args: argparse.Namespace) -> int:

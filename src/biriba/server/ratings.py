@@ -145,6 +145,79 @@ def display(mu: float, sigma: float) -> dict[str, float]:
     return {"rating": round(mu, 1), "uncertainty": round(sigma, 1), "ordinal": round(mu - 3 * sigma, 1)}
 
 
+@dataclass(frozen=True)
+class Played:
+    """A rated match with bots, as the ratings stood before it: each seat's (mean, uncertainty), the bots' kinds."""
+
+    team_of: tuple[int, ...]
+    totals: list[int]
+    seats: list[tuple[float, float]]
+    bots: dict[int, str]
+
+
+@dataclass(frozen=True)
+class BotCheck:
+    """A bot's fixed rating against the rated people's results: its teams' score (a win 1, first place shared
+    among those who share it) against what the ratings before each match predicted, and the rating at which they
+    would agree (None if its teams won every match or none: no finite rating fits)."""
+
+    kind: str
+    rating: float
+    matches: int
+    score: float
+    expected: float
+    fitted: float | None
+
+
+def won(totals: list[int]) -> list[float]:
+    """Each team's score: 1 for the first place alone, shared among the teams that share it, else 0."""
+    first = [place == 0 for place in ranks(totals)]
+    return [1 / sum(first) if is_first else 0.0 for is_first in first]
+
+
+def check_bots(played: list[Played]) -> list[BotCheck]:
+    """How each bot kind's teams did against the people, and the fixed rating that would have predicted it."""
+
+    def expected(kind: str, offset: float) -> float:
+        total = 0.0
+        for match in played:
+            teams = sorted(set(match.team_of))
+            given = [
+                [
+                    MODEL.rating(mu=mu + (offset if match.bots.get(seat) == kind else 0.0), sigma=sigma)
+                    for seat, (mu, sigma) in enumerate(match.seats)
+                    if match.team_of[seat] == team
+                ]
+                for team in teams
+            ]
+            chances = MODEL.predict_win(given)
+            total += sum(chances[at] for at, team in enumerate(teams) if _has(match, team, kind))
+        return total
+
+    checks = []
+    for kind in sorted({kind for match in played for kind in match.bots.values()}):
+        mine = [m for m in played if kind in m.bots.values()]
+        score = sum(
+            won([m.totals[team] for team in sorted(set(m.team_of))])[at]
+            for m in mine
+            for at, team in enumerate(sorted(set(m.team_of)))
+            if _has(m, team, kind)
+        )
+        fitted = None
+        if 0 < score < len(mine):
+            low, high = -60.0, 60.0
+            for _ in range(50):  # the offset at which the predicted score meets the score: it grows with the offset
+                middle = (low + high) / 2
+                low, high = (middle, high) if expected(kind, middle) < score else (low, middle)
+            fitted = BOT_RATINGS[kind][0] + (low + high) / 2
+        checks.append(BotCheck(kind, BOT_RATINGS[kind][0], len(mine), score, expected(kind, 0.0), fitted))
+    return checks
+
+
+def _has(match: Played, team: int, kind: str) -> bool:
+    return any(match.team_of[seat] == team and bot == kind for seat, bot in match.bots.items())
+
+
 class Ratings:
     """Rating finished matches, and reading ratings, histories and the leaderboard from the store."""
 
@@ -218,6 +291,39 @@ class Ratings:
         async with self.store.connect() as conn:
             rows = [table_row(row._mapping) for row in await conn.execute(query)]
         return sum([await self.rate_match(row, row.totals) is not None for row in rows])
+
+    async def bots_against_people(self, named: str) -> list[BotCheck]:
+        """Each bot kind's results in the family's rated matches with bots (:func:`check_bots`), as the people's
+        ratings stood before each match and the bots' fixed ones stand now (matches with a bot no longer rated, or
+        a person whose account is gone, left out): ``biriba ratings bots``."""
+        query = (
+            select(tables.c.id, tables.c.rules, tables.c.seats, tables.c.totals)
+            .join(rated, rated.c.table_id == tables.c.id)
+            .where((rated.c.family == named) & (rated.c.with_bots == 1))
+        )
+        async with self.store.connect() as conn:
+            matches = (await conn.execute(query)).all()
+            befores = select(rating_changes.c.table_id, rating_changes.c.seat, rating_changes.c.mu_before)
+            befores = befores.add_columns(rating_changes.c.sigma_before).join(
+                rated, rated.c.table_id == rating_changes.c.table_id
+            )
+            before: dict[tuple[str, int], tuple[float, float]] = {
+                (r.table_id, r.seat): (r.mu_before, r.sigma_before)
+                for r in await conn.execute(befores.where((rated.c.family == named) & (rated.c.with_bots == 1)))
+            }
+        played = []
+        for match in matches:
+            seats = json.loads(match.seats)
+            bots = {seat: info["bot"] for seat, info in enumerate(seats) if info["kind"] == "bot"}
+            given = [
+                BOT_RATINGS.get(bots[seat]) if seat in bots else before.get((match.id, seat))
+                for seat in range(len(seats))
+            ]
+            known = [rating for rating in given if rating is not None]
+            if len(known) == len(seats):
+                rules = Rules.from_json(json.loads(match.rules))
+                played.append(Played(rules.team_of, json.loads(match.totals), known, bots))
+        return check_bots(played)
 
     async def leaderboard(self, named: str) -> list[dict[str, Any]]:
         """The players of a family with :data:`LEADERBOARD_MATCHES` matches or more, the surest strongest first."""
@@ -296,4 +402,4 @@ def _history_entry(row: Any) -> dict[str, Any]:
     return entry
 
 
-__all__ = ["BOT_RATINGS", "MODEL", "Ratings", "family", "ranks", "rate"]
+__all__ = ["BOT_RATINGS", "MODEL", "BotCheck", "Played", "Ratings", "check_bots", "family", "ranks", "rate", "won"]
