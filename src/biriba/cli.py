@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, rulebook
+from .analysis import SAMPLES, analyse_record
 from .bots import TABLE_THINK_MS, known_kinds, missing_extras
 from .deal import Deal
 from .errors import BiribaError
@@ -178,6 +179,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="record JSON file (biriba-record/1)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=_replay)
+
+    p = sub.add_parser(
+        "analyse", help="what each decision of a record cost, valued by the search bot (docs/analysis.md)"
+    )
+    p.add_argument("record", help="record JSON file (biriba-record/1)")
+    p.add_argument(
+        "--seat", type=int, action="append", metavar="S", help="a seat to analyse (again for more; default: all)"
+    )
+    p.add_argument("--deal", type=int, metavar="N", help="only deal N, from 1 (default: every deal)")
+    p.add_argument(
+        "--samples", type=int, default=SAMPLES, metavar="N", help="deals sampled a decision (default: %(default)s)"
+    )
+    p.add_argument("--seed", default="0", help="seed of the sampling (default: 0): the same seed, the same analysis")
+    p.add_argument("--json", action="store_true", help="machine-readable output (biriba-analysis/1)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (drawn on a terminal's stderr only)")
+    p.set_defaults(run=_analyse)
 
     p = sub.add_parser("position", help="the position of a recorded deal after some of its actions")
     p.add_argument("record", help="record JSON file (biriba-record/1)")
@@ -517,6 +534,21 @@ def _view(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    if args.samples < 2:
+        raise Misuse("--samples is 2 or more: a cost's uncertainty needs two deals at least")
+    with _progress_bar("decisions", None, not args.no_progress) as advance:
+        try:
+            record = load_json(args.record)
+            analysis = analyse_record(
+                record, args.seat, args.samples, args.seed, lambda _, n: advance(total=n), args.deal
+            )
+        except ValueError as exc:
+            raise Misuse(str(exc)) from None
+    print(json.dumps(analysis.to_json()) if args.json else analysis.to_text())
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     match = load_match(load_json(args.record))
     totals = [0] * len(match.rules.teams)
@@ -691,10 +723,11 @@ def _soak(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[..., None]]:
-    """A progress bar on standard error (so ``--json`` output stays clean); yields the step to call."""
+def _progress_bar(label: str, total: int | None, shown: bool) -> Iterator[Callable[..., None]]:
+    """A progress bar on standard error (so ``--json`` output stays clean); yields the step to call (with the
+    total, where it was not known at the start)."""
     if not shown or not sys.stderr.isatty():
-        yield lambda steps=1: None
+        yield lambda steps=1, total=None: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -702,7 +735,7 @@ def _progress_bar(label: str, total: int, shown: bool) -> Iterator[Callable[...,
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), "left", TimeRemainingColumn())  # time left
     with Progress(*columns, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total)
-        yield lambda steps=1: progress.advance(task, steps)
+        yield lambda steps=1, total=None: progress.update(task, advance=steps, total=total)
 
 
 #: How often a tournament's ``--state`` file is written while it plays (and always when it stops), in seconds.
