@@ -26,7 +26,17 @@ from playwright.sync_api import Browser, Page
 
 from biriba.server.config import ServerConfig
 from browserkit import Sockets
-from serverkit import GREEDY, PERSON, Player, create_table, running_server, server_process, signed_up, sit_signed_in
+from serverkit import (
+    GREEDY,
+    PERSON,
+    Player,
+    create_table,
+    running_server,
+    server_process,
+    signed_up,
+    sit,
+    sit_signed_in,
+)
 from test_server import check_nothing_hidden
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -918,3 +928,50 @@ def test_a_player_blocks_and_reports_another_from_their_profile(browser: Browser
     assert page.locator("#block").count() == 0, "nobody blocks themselves"
     assert errors == [], errors
     context.close()
+
+
+def test_a_finished_match_s_analysis_marks_its_costly_decisions_on_a_phone_and_a_desktop(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 53: a finished match's replay asks for its analysis and shows, once made, each seat's figures, the
+    deal's graph with the costly decisions marked; a mark goes to its step, where the note names the better move
+    and its cards are marked in the hand."""
+    with running_server(
+        f"sqlite:///{tmp_path}/analysis.sqlite3", ServerConfig(bot_workers=1, analysis_samples=4)
+    ) as url:
+        table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
+        tokens = [sit(url, table["id"], seat, name) for seat, name in ((0, "Eleni"), (2, "Nikos"))]
+        played_to_the_end(url, table["id"], tokens)
+        for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+            page = browser.new_context(viewport=viewport, locale="en-US").new_page()
+            errors = watch_errors(page)
+            page.goto(f"{url}/t/{table['id']}?replay")
+            if size == "phone":  # not analysed yet: the page offers it
+                page.wait_for_selector("#analyse")
+                page.click("#analyse")
+            page.wait_for_selector("#analysis-seats", timeout=120_000)
+            assert page.locator("#analysis-seats tbody tr").count() == 4
+            made = httpx.get(f"{url}/api/tables/{table['id']}/analysis").json()["analysis"]
+            costly = [d for d in made["decisions"] if d["label"] and d["best_cards"] and d["deal"] == 1]
+            assert costly, "two random players make costly moves"
+            assert page.locator("circle.analysis-mark").count() == sum(1 for d in made["decisions"] if d["label"])
+            scroll_to(page, "#analysis")
+            shot(page, f"analysis-{size}")
+            chosen = costly[0]
+            step = chosen["index"] - 1
+            if size == "phone":  # the list's entry
+                page.click(f"button.analysis-jump[data-step='{step}']")
+            else:  # the graph's mark, from the keyboard (marks close together overlap)
+                page.focus(f"circle.analysis-mark[data-step='{step}']")
+                page.keyboard.press("Enter")
+            page.wait_for_selector(f"#replay-step:has-text('{step}')")
+            note = page.inner_text("#analysis-note")
+            assert chosen["action"] in note and chosen["best"] in note, note
+            assert page.locator(f".open-hand[data-seat='{chosen['seat']}'] .better-card").count() == len(
+                chosen["best_cards"]
+            )
+            scroll_to(page, "#analysis-note")
+            shot(page, f"analysis-note-{size}")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
+            assert set(errors) <= {NOT_WAITING}, errors  # the analysis not asked yet: 404
+            page.context.close()

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from biriba.analysis import LABELS as ANALYSIS_LABELS
 from biriba.bots import BOT_KINDS
 from biriba.errors import IllegalActionError
 from biriba.melds.explain import too_many_wilds
@@ -1032,6 +1033,8 @@ BY = ["clock", "absent", "handed", "left"]
 
 #: The keys the page builds at run time: the template as the JavaScript writes it, and every key it can make.
 DYNAMIC: dict[str, list[str]] = {
+    "`analysis.${d.label}`": [f"analysis.{name}" for name, _ in ANALYSIS_LABELS],
+    "`analysis.${name}_count`": [f"analysis.{name}_count" for name, _ in ANALYSIS_LABELS],
     "`rank.${rankOf(code)}`": [f"rank.{r}" for r in "A23456789TJQK"],
     "`suit.${suitOf(code)}`": [f"suit.{s}" for s in "SHDC"],
     "`suit.${v.trump}`": [f"suit.{s}" for s in "SHDC"],
@@ -1171,3 +1174,29 @@ def test_the_page_speaks_only_the_documented_protocol() -> None:
     assert sent and sent <= set(MESSAGE_TYPES), sent - set(MESSAGE_TYPES)
     for kind in sent | heard | set(MESSAGE_TYPES):
         assert f'"type": "{kind}"' in protocol, f"{kind} is not in docs/protocol.md"
+
+
+@browser_test
+def test_the_analysis_graph_draws_each_team_at_its_decisions_and_marks_the_costly_ones(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const A = await import("/static/analysis.js");
+        const decision = (index, team, value, label) => ({ index, team, value, label, seat: team });
+        const decisions = [decision(1, 0, 10, null), decision(2, 1, -10, "mistake"), decision(4, 0, 40, "blunder")];
+        const g = A.graphGeometry(decisions, 8);
+        return {
+          lines: g.lines.map((l) => [l.team, l.points.length]),
+          marks: g.marks.map((m) => [m.decision.index, m.x]),
+          left: g.x(0), right: g.x(8), zero: g.zero, top: g.y(40), bottom: g.y(-10),
+          empty: A.graphGeometry([], 0).lines.length,
+        };
+        """,
+    )
+    size = {"left": 40, "right": 320 - 8, "top": 8, "bottom": 130 - 18}
+    assert out["lines"] == [[0, 2], [1, 1]]  # one line a team, a point at each of its decisions
+    step = (size["right"] - size["left"]) / 8
+    assert out["marks"] == [[2, round(size["left"] + step, 1)], [4, round(size["left"] + 3 * step, 1)]]  # before it
+    assert (out["left"], out["right"]) == (size["left"], size["right"])
+    assert size["top"] < out["top"] < out["zero"] < out["bottom"] < size["bottom"]  # the values fit, with a margin
+    assert out["empty"] == 0

@@ -28,13 +28,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
 from .bots.greedy import GreedyBot
 from .bots.search import PERFECT_SAMPLES, WIDTH, SearchBot
+from .cards import NAMES
 from .deal import Deal
 from .knowledge import determinize
 from .replay import replay_record
@@ -70,6 +71,7 @@ class Decision:
     team: int
     action: str
     best: str
+    best_cards: tuple[str, ...]  # the better move's cards from the hand, for a front end to point at
     value: float  # the move made: the mover's team's expected margin a few turns on
     best_value: float
     cost: float  # best_value - value, never negative
@@ -87,6 +89,7 @@ class Decision:
             "team": self.team,
             "action": self.action,
             "best": self.best,
+            "best_cards": list(self.best_cards),
             "value": round(self.value, 1),
             "best_value": round(self.best_value, 1),
             "cost": round(self.cost, 1),
@@ -214,6 +217,7 @@ def decide(deal: Deal, taken: Action, samples: int = SAMPLES, seed: int | str = 
         team=deal.rules.team_of[seat],
         action=str(taken),
         best=str(moves[best]),
+        best_cards=tuple(NAMES[card] for card in moves[best].cards),
         value=_mean(values[taken_at]),
         best_value=_mean(values[best]),
         cost=cost,
@@ -225,6 +229,52 @@ def decide(deal: Deal, taken: Action, samples: int = SAMPLES, seed: int | str = 
     )
 
 
+@dataclass(frozen=True)
+class PlayedDeal:
+    """A deal as it was played: enough to replay it anywhere, a worker process included."""
+
+    number: int  # in the match, from 1
+    rules: Rules
+    deck: tuple[int, ...]
+    dealer: int
+    max_turns: int | None
+    actions: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(cls, number: int, deal: Deal) -> PlayedDeal:
+        if deal.deck is None:
+            raise ValueError(f"deal {number} was set up from a position: it has no deck to replay")
+        actions = tuple((seat, str(action)) for seat, action in deal.history)
+        return cls(number, deal.rules, deal.deck, deal.dealer, deal.max_turns, actions)
+
+    def positions(self) -> Iterator[tuple[int, Deal, str]]:
+        """Each action's index (from 0), the position it was made in, and the action; the position is reused:
+        clone it to keep it."""
+        position = Deal(self.deck, self.dealer, self.rules, self.max_turns)
+        for index, (_, text) in enumerate(self.actions):
+            yield index, position, text
+            position.apply(position.parse_action(text))
+
+
+def decision_steps(played: PlayedDeal, seats: Collection[int]) -> list[int]:
+    """The indexes of the deal's actions made by ``seats`` where the rules allowed more than one."""
+    return [
+        index
+        for index, position, _ in played.positions()
+        if position.to_move in seats and position.legal_actions().count() > 1
+    ]
+
+
+def analyse_steps(played: PlayedDeal, steps: Collection[int], samples: int, seed: int | str) -> Iterator[Decision]:
+    """The decisions at these action indexes, valued (:func:`decide`), as each is done.  Each is seeded by
+    ``seed`` and its place in the match, so that it is the same however the work is cut up."""
+    for index, position, text in played.positions():
+        if index in steps:
+            found = decide(position, position.parse_action(text), samples, f"{seed}/{played.number}/{index}")
+            if found is not None:
+                yield dataclasses.replace(found, deal=played.number)
+
+
 def analyse_record(
     data: dict[str, Any],
     seats: Sequence[int] | None = None,
@@ -233,11 +283,10 @@ def analyse_record(
     progress: Callable[[int, int], None] | None = None,
     deal: int | None = None,
 ) -> Analysis:
-    """Every decision of ``seats`` (all by default) in a record (``biriba-record/1``), valued by :func:`decide`.
+    """Every decision of ``seats`` (all by default) in a record (``biriba-record/1``) or in its ``deal``, valued.
 
-    Each decision's sampling is seeded by ``seed`` and its place in the match, so the same record and seed give
-    the same analysis, whichever seats (and ``deal``, all by default) are chosen.  ``progress(done, total)`` is
-    told after each decision."""
+    The same record and seed give the same analysis, whichever seats and deals are asked for.
+    ``progress(done, total)`` is told after each decision."""
     replay = replay_record(data)
     chosen = set(range(replay.rules.seats) if seats is None else seats)
     for seat in chosen:
@@ -245,24 +294,15 @@ def analyse_record(
             raise ValueError(f"a seat is 0..{replay.rules.seats - 1}, not {seat}")
     if deal is not None and not 1 <= deal <= len(replay.deals):
         raise ValueError(f"the record has deals 1..{len(replay.deals)}, not {deal}")
-    steps = []
-    for number, played in enumerate(replay.deals, 1):
-        if deal is not None and number != deal:
-            continue
-        if played.deck is None:
-            raise ValueError(f"deal {number} has no deck to replay")
-        position = Deal(played.deck, played.dealer, replay.rules, played.max_turns)
-        for seat, action in played.history:
-            if seat in chosen and position.legal_actions().count() > 1:
-                steps.append((number, position.clone(), action))
-            position.apply(action)
+    deals = [PlayedDeal.of(n, d) for n, d in enumerate(replay.deals, 1) if deal is None or n == deal]
+    work = [(played, decision_steps(played, chosen)) for played in deals]
+    total = sum(len(steps) for _, steps in work)
     analysis = Analysis(replay.rules, list(replay.players), samples, seed)
-    for done, (number, position, action) in enumerate(steps, 1):
-        decision = decide(position, action, samples, f"{seed}/{number}/{len(position.history)}")
-        if decision is not None:
-            analysis.decisions.append(dataclasses.replace(decision, deal=number))
-        if progress is not None:
-            progress(done, len(steps))
+    for played, steps in work:
+        for decision in analyse_steps(played, set(steps), samples, seed):
+            analysis.decisions.append(decision)
+            if progress is not None:
+                progress(len(analysis.decisions), total)
     return analysis
 
 
@@ -299,8 +339,11 @@ __all__ = [
     "Analysis",
     "Candidate",
     "Decision",
+    "PlayedDeal",
     "SeatSummary",
     "analyse_record",
+    "analyse_steps",
     "decide",
+    "decision_steps",
     "label",
 ]

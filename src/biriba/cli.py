@@ -404,6 +404,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="entries the engine's caches may hold before they are cleared (default: %(default)s)",
     )
     p.add_argument(
+        "--analysis-samples",
+        type=int,
+        default=limits.analysis_samples,
+        metavar="N",
+        help="deals sampled a decision in a finished match's analysis (default: %(default)s; docs/analysis.md)",
+    )
+    p.add_argument(
         "--quick-target",
         type=int,
         metavar="POINTS",
@@ -1032,6 +1039,8 @@ def _serve(args: argparse.Namespace) -> int:
     proxies, any_proxy = _trusted_proxies(args.trusted_proxies, args.only_through_proxy)
     if args.workers < 1:
         raise Misuse("--workers is at least 1")
+    if not 2 <= args.analysis_samples <= 1000:
+        raise Misuse("--analysis-samples is 2 to 1000")
     if args.quick_target is not None and args.quick_target < 1:
         raise Misuse("--quick-target is at least 1 point")
     if not 0.5 <= args.lease_ttl <= 600:
@@ -1051,6 +1060,7 @@ def _serve(args: argparse.Namespace) -> int:
         lease_ttl=args.lease_ttl,
         beat_every=args.lease_ttl / 5,
         quick_target=args.quick_target,
+        analysis_samples=args.analysis_samples,
         **{name: getattr(args, name) for name in numbers},
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -318,6 +318,18 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         kept = await hall(request).replays.answer(address, ("record", table_id), lambda: record_body(request, table_id))
         return kept_response(request, kept)
 
+    @app.post("/api/tables/{table_id}/analysis", status_code=202, responses={403: {"model": Error}, **ERRORS})
+    async def ask_analysis(request: Request, table_id: TableId) -> dict[str, Any]:
+        """Analyse the finished match (once: whoever asks next reads it); where the analysis stands."""
+        live = await live_table(request, table_id)
+        return await hall(request).analyses.ask(live, client_address(request))
+
+    @app.get("/api/tables/{table_id}/analysis", responses={403: {"model": Error}, **ERRORS})
+    async def analysis(request: Request, table_id: TableId) -> dict[str, Any]:
+        """The match's analysis (``biriba-analysis/1``) once made, else where it stands; 404 if never asked."""
+        live = await live_table(request, table_id)
+        return await hall(request).analyses.status(table_id, list(live.table.match.players))
+
     @app.get("/api/tables/{table_id}/replay", responses={403: {"model": Error}, **ERRORS})
     async def replay(
         request: Request,

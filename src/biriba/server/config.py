@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..analysis import SAMPLES as ANALYSIS_SAMPLES
 from .audience import Limits
 
 SERVER_CACHE_BUDGET = 50_000
@@ -74,6 +75,8 @@ class ServerConfig:
     #: The points a quick-play match is played to, over its preset's own (``--quick-target``: a site of short
     #: matches); unset, the preset's.
     quick_target: int | None = None
+    #: Deals sampled a decision in a finished match's analysis (``--analysis-samples``; docs/analysis.md).
+    analysis_samples: int = ANALYSIS_SAMPLES
     #: Seconds between the janitor's rounds (expiry, unloading idle tables, trimming the caches).
     janitor_every: float = 30.0
     #: Seconds between the janitor's full collections of cyclic garbage (each a pause of every table).

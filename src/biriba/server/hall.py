@@ -34,6 +34,7 @@ from ..bots import make_bot
 from ..errors import BiribaError
 from ..rules import PRESETS, Rules, option_value
 from .accounts import Account, Accounts
+from .analyses import Analyses
 from .cluster import Cluster, new_node
 from .config import ServerConfig
 from .driver import STAND_IN
@@ -101,6 +102,7 @@ class Hall:
         self.ratings = Ratings(self.store)
         self.quick = QuickPlay(self.store, config.quick_target)
         self.replays = Replays(config.replay_cache, config.replays_at_once, config.replays_per_minute, self.quotas)
+        self.analyses = Analyses(self.store, self.quotas, self.thinkers, config.analysis_samples)
 
     @property
     def node(self) -> str:
@@ -527,6 +529,7 @@ class Hall:
 
     async def close(self) -> None:
         """The server stops: the tables it drives are let go at once, for the other processes to take over."""
+        await self.analyses.close()
         for task in (self.janitor, self.beats, self.matcher):
             if task is not None:
                 task.cancel()

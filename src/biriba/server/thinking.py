@@ -1,6 +1,7 @@
 """Bots that think hard do it in other processes: a search never holds up the event loop or another table.
 
-So do a finished match's replay positions (a replay of its record up to a
+So do a finished match's analyses (a few decisions at a time, through the
+bots' slots, in turn with their decisions) and its replay positions (a replay of its record up to a
 step): in a thread of the server's process, each would hold the
 interpreter's lock that every table needs.
 
@@ -33,6 +34,7 @@ from typing import Any
 
 from .. import caches
 from ..actions import Action
+from ..analysis import Decision, PlayedDeal, analyse_steps, decision_steps
 from ..bots import GreedyBot, make_bot
 from ..records import position_to_json
 from ..replay import replay_record
@@ -66,6 +68,18 @@ def _decide(kind: str, seed: str, think_ms: float, view: PlayerView, legal: Sequ
     index = list(legal).index(bot.choose(view, legal))
     caches.trim()
     return index
+
+
+def _decision_steps(played: PlayedDeal) -> list[int]:
+    """In a worker: the deal's decisions, every seat's (:func:`~biriba.analysis.decision_steps`)."""
+    return decision_steps(played, range(played.rules.seats))
+
+
+def _analyse(played: PlayedDeal, steps: list[int], samples: int, seed: str) -> list[Decision]:
+    """In a worker: these decisions of the deal valued (:func:`~biriba.analysis.analyse_steps`)."""
+    found = list(analyse_steps(played, set(steps), samples, seed))
+    caches.trim()
+    return found
 
 
 def _ready() -> int:
@@ -168,6 +182,21 @@ class Thinkers:
             self.slots.release()
         stats.decisions += 1
         return legal[index]
+
+    async def decision_steps(self, played: PlayedDeal) -> list[int]:
+        """The deal's decisions (a replay of it, some tens of milliseconds), in a worker, not through the slots."""
+        steps: list[int] = await self._run(_decision_steps, played)
+        return steps
+
+    async def analyse(self, played: PlayedDeal, steps: list[int], samples: int, seed: str) -> list[Decision]:
+        """A few decisions of a finished deal valued in a worker, through the bots' slots: a table whose hard bot
+        asks meanwhile waits for this chunk at most, as for another table's decision."""
+        await self.slots.acquire()
+        try:
+            found: list[Decision] = await self._run(_analyse, played, steps, samples, seed)
+        finally:
+            self.slots.release()
+        return found
 
     async def replay(self, record: bytes, deal: int, step: int) -> bytes:
         """:func:`replay_position` in a worker (:class:`OutOfRange` if there is no such deal or step).

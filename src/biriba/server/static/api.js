@@ -58,6 +58,8 @@ export const api = {
   replay: (id, deal, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay?deal=${deal}&step=${step}`),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   record: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  analysis: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis`),
+  askAnalysis: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/analysis`),
   me: () => signedIn(),
   async signUp(name, password) {
     return signedInAs(await request("POST", "/api/accounts", { name, password }));

@@ -1,6 +1,7 @@
 // The replay of a finished match: any deal, step by step, every hand open
 // (GET /api/tables/{id}/replay?deal=N&step=K), and the record to download.
 
+import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { RANKS, SUITS, cardName, miniCard, sortHand } from "./cards.js";
 import { $, clear, h, svg } from "./dom.js";
@@ -45,7 +46,8 @@ export function showReplay(page, id, params) {
   const bar = h("div", { class: "replay-bar" });
   const body = h("section", { class: "replay-body" });
   const chartBox = h("section", { class: "replay-chart panel", id: "replay-chart", hidden: true, "aria-labelledby": "replay-chart-title" });
-  view.append(head, bar, body, chartBox);
+  const analysis = analysisPanel(id, { names: (seat) => names(seat), go: (deal, step) => go(deal, step), changed: () => show() });
+  view.append(head, bar, body, analysis.element, chartBox);
 
   async function position(deal, step) {
     const key = `${deal}/${step}`;
@@ -87,6 +89,7 @@ export function showReplay(page, id, params) {
     }
     R.deal = Math.min(R.deal, R.info.deals || 1);
     showChart();
+    analysis.start();
     await show();
   }
 
@@ -211,8 +214,11 @@ export function showReplay(page, id, params) {
     }
     clear(body);
     body.append(what);
+    const costly = pos.over ? null : analysis.at(R.deal, R.step); // the costly decision made from here, if any
+    if (costly) body.append(analysis.note(costly));
     if (pos.over && pos.result) body.append(resultBox(pos.result, prev && typeof prev.to_move === "number" ? prev.to_move : null));
-    body.append(boardOf(table, pos.over ? pos.hands : null));
+    body.append(boardOf(table, pos.over ? pos.hands : null, costly ? { seat: costly.seat, cards: [...costly.best_cards] } : null));
+    analysis.show(R.deal, R.step, R.total);
     const next = $("#replay-next");
     if (document.activeElement === document.body && next) next.focus();
   }
@@ -235,7 +241,8 @@ export function showReplay(page, id, params) {
     );
   }
 
-  function boardOf(pos, finalHands) {
+  /** The board; `better` ({seat, cards}) marks the cards of the move the analysis found better in that hand. */
+  function boardOf(pos, finalHands, better = null) {
     const wilds = R.wilds;
     const out = h("div", { class: "replay-board" });
     const teamsBox = h("div", { class: `teams teams-${(pos.melds || []).length}` });
@@ -264,6 +271,15 @@ export function showReplay(page, id, params) {
     });
     const hands = finalHands ? finalHands.map((hand) => hand.map(cardOf)) : pos.hands || [];
     const handsBox = h("section", { class: "open-hands", "aria-label": t("replay.hands") }, h("h2", {}, t("replay.hands")));
+    const toMark = better ? [...better.cards] : [];
+    const marked = (face, card, seat) => {
+      const at = better && better.seat === seat ? toMark.indexOf(card) : -1;
+      if (at >= 0) {
+        toMark.splice(at, 1);
+        face.classList.add("better-card");
+      }
+      return face;
+    };
     hands.forEach((hand, seat) => {
       const cards = Array.isArray(hand) ? sortHand(hand, wilds) : [];
       const team = teamOfSeat(seat);
@@ -272,7 +288,7 @@ export function showReplay(page, id, params) {
           "div",
           { class: `open-hand team-${team}${pos.to_move === seat && !finalHands ? " turn" : ""}`, "data-seat": seat },
           h("p", { class: "open-hand-name" }, h("span", { class: "player-team", "aria-hidden": "true" }, teamLetter(team)), " ", names(seat), " ", h("span", { class: "muted" }, t("player.cards", { n: cards.length }))),
-          h("div", { class: "meld-cards", role: "img", "aria-label": cards.map(cardName).join(", ") || t("hand.empty") }, cards.map((card) => miniCard(card, wilds))),
+          h("div", { class: "meld-cards", role: "img", "aria-label": cards.map(cardName).join(", ") || t("hand.empty") }, cards.map((card) => marked(miniCard(card, wilds), card, seat))),
         ),
       );
     });
@@ -304,6 +320,7 @@ export function showReplay(page, id, params) {
   start();
   return () => {
     R.stopped = true;
+    analysis.stop();
     document.removeEventListener("keydown", onKey);
   };
 }
