@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba.analysis import LABELS, Analysis, analyse_record, decide, label
+from biriba.analysis import LABELS, MARKS, Analysis, analyse_record, decide, label
 from biriba.bots import table_bot
 from biriba.cli import main
 from biriba.match import Match
@@ -104,3 +104,25 @@ def test_biriba_analyse_prints_a_table_or_json(
     assert "--samples is 2 or more" in capsys.readouterr().err
     assert main(["analyse", str(path), "--seat", "4"]) == 2
     assert "a seat is 0..3" in capsys.readouterr().err
+
+
+def test_biriba_replay_marks_the_costly_moves_of_an_analysis(
+    record: dict[str, Any], analysis: Analysis, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, made = tmp_path / "record.json", tmp_path / "analysis.json"
+    path.write_text(json.dumps(record))
+    made.write_text(json.dumps(analysis.to_json()))
+    assert main(["replay", str(path), "--analysis", str(made)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    marked = [line for line in lines if " better " in line]
+    labelled = [d for d in analysis.decisions if d.label]
+    assert len(marked) == len(labelled) > 0
+    for line, d in zip(marked, labelled):
+        assert line.startswith(f"deal {d.deal} step {d.index:>3}") and f"{MARKS[d.label]} {d.label}" in line
+        assert f"{d.action}  " in line and line.endswith(f"better {d.best}")
+    assert sum(line.startswith("deal 1 step") for line in lines) == len(record["deals"][0]["actions"])
+    shifted = analysis.to_json()
+    shifted["decisions"] = [{**d, "action": "meld 3H 4H 5H"} for d in shifted["decisions"] if d["label"]]
+    made.write_text(json.dumps(shifted))  # an analysis of another record: its moves differ
+    assert main(["replay", str(path), "--analysis", str(made)]) == 2
+    assert "analyses another record" in capsys.readouterr().err

@@ -48,6 +48,8 @@ SAMPLES = 32
 #: The labels, the worst first, by the least cost in points each needs (and a cost clear of noise).
 LABELS = (("blunder", 120.0), ("mistake", 60.0), ("inaccuracy", 25.0))
 PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+#: Each label's mark beside a move, as chess writes them.
+MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
 #: How many uncertainties above nought a cost must be to carry a label.
 CLEAR = 2.0
 
@@ -335,6 +337,7 @@ def _spread(values: list[float]) -> float:
 __all__ = [
     "ANALYSIS_FORMAT",
     "LABELS",
+    "MARKS",
     "SAMPLES",
     "Analysis",
     "Candidate",

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, rulebook
-from .analysis import SAMPLES, analyse_record
+from .analysis import ANALYSIS_FORMAT, MARKS, SAMPLES, analyse_record
 from .bots import TABLE_THINK_MS, known_kinds, missing_extras
 from .deal import Deal
 from .errors import BiribaError
@@ -178,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record, checking every action")
     p.add_argument("record", help="record JSON file (biriba-record/1)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--moves", action="store_true", help="every action, deal by deal")
+    p.add_argument(
+        "--analysis",
+        metavar="FILE",
+        help="with --moves: mark the costly decisions of this analysis (biriba analyse --json) as ?! ? ??",
+    )
     p.set_defaults(run=_replay)
 
     p = sub.add_parser(
@@ -579,7 +585,17 @@ def _replay(args: argparse.Namespace) -> int:
         one = len(match.rules.teams[winners[0]]) == 1 and teams[winners[0]] != "You"
         return f"{teams[winners[0]]} {'wins' if one else 'win'}"
 
+    marks = _analysis_marks(args.analysis) if args.analysis else {}
     for item in deals_out:
+        if args.moves or marks:
+            for index, (seat, action) in enumerate(match.deals[item["deal"] - 1].history, 1):
+                line = f"deal {item['deal']} step {index:>3}  {match.players[seat]:<12} {action}"
+                marked, mark = marks.get((item["deal"], index), (str(action), ""))
+                if marked != str(action):
+                    raise Misuse(
+                        f"{args.analysis} analyses another record: deal {item['deal']} step {index} is {action}"
+                    )
+                print(line + mark)
         if item.get("in_progress"):
             print(f"deal {item['deal']}: in progress after {item['actions']} actions")
             continue
@@ -591,6 +607,23 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(f"match not over: totals {totals_text}")
     return 0
+
+
+def _analysis_marks(path: str) -> dict[tuple[int, int], tuple[str, str]]:
+    """Each labelled decision of an analysis file (``biriba analyse --json``), by deal and step: its action, and
+    its mark."""
+    data = load_json(path)
+    if not isinstance(data, dict) or data.get("format") != ANALYSIS_FORMAT:
+        raise Misuse(f"{path}: not an analysis (biriba analyse --json writes one, format {ANALYSIS_FORMAT})")
+    marks = {}
+    for d in data["decisions"]:
+        if d["label"]:
+            cost = f"-{d['cost']:.0f} ± {d['uncertainty']:.0f}"
+            marks[(d["deal"], d["index"])] = (
+                d["action"],
+                f"  {MARKS[d['label']]} {d['label']}, {cost}; better {d['best']}",
+            )
+    return marks
 
 
 def _position(args: argparse.Namespace) -> int:
