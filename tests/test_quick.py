@@ -73,6 +73,8 @@ def test_friends_who_name_each_other_queue_as_a_partnership_and_sit_on_one_team(
     # a friend who has not named ann back (or asked for another preset) leaves her waiting, seated with nobody
     alone = [waiting("ann", 25.0, now - 60, partner="cat"), waiting("cat", 25.0, now, family="italian", partner="ann")]
     assert groups(alone) == [] and choose(alone, now) is None
+    solo = waiting("ann", 25.0, now - 60, family="individual", partner="cat")  # a partner where none is played
+    assert groups([solo]) == [(solo,)] and choose([solo], now) == ([(solo,)], True)
     bob_long = waiting("bob", 26.0, now - 30)
     assert choose([alone[0], bob_long], now) == ([(bob_long,)], True)  # ann is not seated with bob's bots
     # two partnerships make a table; a pair and one player alone wait for a fourth, then bots fill the seat

@@ -105,6 +105,7 @@ def test_a_match_of_signed_in_people_is_rated_once_and_read_back(db_url: str, mo
             assert await rated.rate_match(first, first.totals) is None  # once, whoever asks again
             guest = await _finished(store, "guest", [*seats[:3], person(None, "Eve")], [5300, 2100])
             assert await rated.rate_match(guest, guest.totals) is None  # a guest played: unrated
+            assert await rated.catch_up() == 0  # rated, or marked as not to be: the janitor has nothing to do
             second = await _finished(store, "second", seats, [5100, 4900])
             assert await rated.rate_match(second, second.totals) is not None
 
@@ -197,6 +198,17 @@ def test_a_deleted_accounts_matches_stay_and_show_it_as_a_former_player(tmp_path
         assert httpx.get(record).json()["players"][2] == "Nikos"  # and kept, to answer again
         in_play = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=5)
         token = sit_signed_in(url, in_play["id"], 0, nikos)
+        given_up = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=5)
+        left_token = sit_signed_in(url, given_up["id"], 2, nikos)
+
+        async def leave() -> None:
+            async with Player(url, given_up["id"], left_token) as seat:
+                await seat.until(lambda m: m["type"] == "state")
+                await seat.send({"type": "leave"})
+                await seat.until(lambda m: m["type"] == "state" and m["seat"] is None)
+
+        asyncio.run(leave())
+        assert httpx.get(f"{url}/api/tables/{given_up['id']}").json()["seats"][2]["left"] == "Nikos"
         gone = httpx.request("DELETE", f"{url}/api/me", json={"password": "correct horse battery"}, cookies=nikos[0])
         assert gone.status_code == 403  # no CSRF token
         gone = httpx.request(
@@ -209,6 +221,8 @@ def test_a_deleted_accounts_matches_stay_and_show_it_as_a_former_player(tmp_path
         assert httpx.get(f"{url}/api/players/Nikos").status_code == 404
         seats = httpx.get(f"{url}/api/tables/{in_play['id']}").json()["seats"]
         assert seats[0]["name"] == FORMER_PLAYER and "Nikos" not in str(seats)
+        left = httpx.get(f"{url}/api/tables/{given_up['id']}").json()
+        assert left["seats"][2]["left"] == FORMER_PLAYER and "Nikos" not in json.dumps(left)
 
         async def plays_on() -> dict[str, Any]:
             async with Player(url, in_play["id"], token) as guest:

@@ -1035,6 +1035,7 @@ BY = ["clock", "absent", "handed", "left"]
 DYNAMIC: dict[str, list[str]] = {
     "`analysis.${d.label}`": [f"analysis.{name}" for name, _ in ANALYSIS_LABELS],
     "`analysis.${name}_count`": [f"analysis.{name}_count" for name, _ in ANALYSIS_LABELS],
+    "`analysis.${status.status}`": ["analysis.failed", "analysis.stalled"],
     "`rank.${rankOf(code)}`": [f"rank.{r}" for r in "A23456789TJQK"],
     "`suit.${suitOf(code)}`": [f"suit.{s}" for s in "SHDC"],
     "`suit.${v.trump}`": [f"suit.{s}" for s in "SHDC"],

@@ -244,15 +244,20 @@ class Accounts:
         return await self.session(account)
 
     async def bound(self, account: Account) -> list[tuple[str, int]]:
-        """The tables and seats bound to the account, finished or not."""
+        """The tables and seats of the account: bound to it (finished or not), or given up by it at a table
+        still in play (the seat's info names who left it)."""
         async with self.store.connect() as conn:
             query = select(players.c.table_id, players.c.seat).where(players.c.account == account.id)
-            return [(row.table_id, row.seat) for row in await conn.execute(query)]
+            found = [(row.table_id, row.seat) for row in await conn.execute(query)]
+            for row in await conn.execute(_left_by(account)):
+                left = json.loads(row.settings).get("left_accounts", {})
+                found += [(row.id, int(seat)) for seat, held in left.items() if held == account.id]
+        return found
 
     async def delete(self, account: Account) -> None:
         """The account and its sessions gone, its name free again; its matches stay, anonymised: each seat it was
-        bound to shows :data:`FORMER_PLAYER` from then on (the tables in play were told first: ``Hall.delete``).
-        Its ratings, and their moves at its matches, go with it."""
+        bound to, or gave up, shows :data:`FORMER_PLAYER` from then on (the tables in play were told first:
+        ``Hall.delete_account``).  Its ratings, and their moves at its matches, go with it."""
         async with self.store.connect(write=True) as conn:
             query = select(players.c.table_id, players.c.seat, tables.c.seats).join(
                 tables, tables.c.id == players.c.table_id
@@ -262,6 +267,12 @@ class Accounts:
                 seats[row.seat] = {**seats[row.seat], "name": FORMER_PLAYER}
                 seats[row.seat].pop("account", None)
                 await conn.execute(update(tables).where(tables.c.id == row.table_id).values(seats=json.dumps(seats)))
+            for row in (await conn.execute(_left_by(account))).all():
+                settings = json.loads(row.settings)
+                for seat, held in list(settings.get("left_accounts", {}).items()):
+                    if held == account.id:
+                        settings = forgotten_leaver(settings, int(seat))
+                await conn.execute(update(tables).where(tables.c.id == row.id).values(settings=json.dumps(settings)))
             await conn.execute(delete(sessions).where(sessions.c.account == account.id))
             await conn.execute(delete(accounts).where(accounts.c.id == account.id))
 
@@ -306,6 +317,19 @@ class Accounts:
             }
 
 
+def forgotten_leaver(settings: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A table's settings once the account that gave ``seat`` up is deleted: the seat's info names a former
+    player."""
+    left = {**settings.get("left", {}), str(seat): FORMER_PLAYER}
+    gone = {k: v for k, v in settings.get("left_accounts", {}).items() if k != str(seat)}
+    return {**settings, "left": left, "left_accounts": gone}
+
+
+def _left_by(account: Account) -> Any:
+    """The tables whose settings may name the account as the one who gave a seat up (its id is in them)."""
+    return select(tables.c.id, tables.c.settings).where(tables.c.settings.contains(account.id))
+
+
 async def named(store: Store, name: str) -> Account:
     """The account of a name (folded as at sign-up: case, confusables); 404 ``no_player`` if there is none."""
     async with store.connect() as conn:
@@ -316,4 +340,4 @@ async def named(store: Store, name: str) -> Account:
     return Account(row.id, row.name)
 
 
-__all__ = ["Account", "Accounts", "SignedIn", "accounts", "named", "sessions"]
+__all__ = ["FORMER_PLAYER", "Account", "Accounts", "SignedIn", "accounts", "forgotten_leaver", "named", "sessions"]

@@ -21,8 +21,10 @@ the next ask starts it again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +60,7 @@ analyses = Table(
     Column("total", Integer, nullable=False),
     Column("touched", Float, nullable=False),  # the last progress
     Column("body", Text),  # the analysis (biriba-analysis/1), once done
+    Column("maker", String(16), nullable=False),  # the token of the ask making it: only it writes its progress
 )
 
 
@@ -95,66 +98,80 @@ class Analyses:
         """Start the finished match's analysis unless it is made or being made; where it stands."""
         if not live.table.match.is_over:
             raise TableError("not_over", "a match is analysed once it is over: its analysis reads every hand")
-        table_id = live.row.id
+        table_id, names = live.row.id, list(live.table.match.players)
         try:
-            now = await self.status(table_id)
-            if now["status"] in ("done", "queued", "running"):
-                return await self.status(table_id, list(live.table.match.players))
+            now = await self.status(table_id, names)
         except TableError:
             now = None
+        if now is not None and now["status"] in ("done", "queued", "running"):
+            return now
         if self.waiting >= QUEUE_MOST:
-            raise TableError(
-                "busy", "the server has many analyses to make just now: ask again in a while", retry_after=60
-            )
+            raise TableError("quota", "the server has many analyses to make just now: ask again later", retry_after=60)
+        maker = await self._claim(table_id, fresh=now is None)
+        if maker is None:
+            return await self.status(table_id, names)  # another process claimed it meanwhile
         words = f"{PER_HOUR} analyses asked for from one address in an hour, the most it may"
-        await self.quotas.charge(f"analyses:{address}", PER_HOUR, 3600, "quota", words)
-        if not await self._claim(table_id, fresh=now is None):
-            return await self.status(table_id, list(live.table.match.players))  # another process claimed it
+        try:
+            await self.quotas.charge(f"analyses:{address}", PER_HOUR, 3600, "quota", words)
+        except TableError:
+            await self._progress(table_id, maker, "failed", 0, 0)  # let go: the next ask may claim it
+            raise
         match = live.table.match
         deals = [PlayedDeal.of(number, deal) for number, deal in enumerate(match.deals, 1)]
         seats = [f"Seat {seat}" for seat in range(match.rules.seats)]  # the names are the table's, when read
         made = Analysis(match.rules, seats, self.samples, table_id)
-        task = asyncio.create_task(self._make(table_id, deals, made), name=f"analysis {table_id}")
+        task = asyncio.create_task(self._make(table_id, maker, deals, made), name=f"analysis {table_id}")
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        return await self.status(table_id, list(live.table.match.players))
+        return await self.status(table_id, names)
 
-    async def _claim(self, table_id: str, fresh: bool) -> bool:
-        """The row marked queued by this process: a new one, or one stalled or failed; False if another has it."""
-        values = {"status": "queued", "done": 0, "total": 0, "touched": time.time(), "body": None}
-        async with self.store.connect(write=True) as conn:
-            if fresh:
-                try:
+    async def _claim(self, table_id: str, fresh: bool) -> str | None:
+        """The row marked queued under a new maker's token (every later write names it): a new row, or one
+        stalled or failed; None if another ask has it."""
+        maker = secrets.token_hex(8)
+        values = {"status": "queued", "done": 0, "total": 0, "touched": time.time(), "body": None, "maker": maker}
+        try:
+            async with self.store.connect(write=True) as conn:
+                if fresh:
                     await conn.execute(insert(analyses).values(table_id=table_id, **values))
-                except db_errors.IntegrityError:
-                    return False
-                return True
-            again = (analyses.c.status == "failed") | (analyses.c.touched < time.time() - STALE)
-            where = (analyses.c.table_id == table_id) & (analyses.c.status != "done") & again
-            return bool((await conn.execute(update(analyses).where(where).values(**values))).rowcount)
+                    return maker
+                again = (analyses.c.status == "failed") | (analyses.c.touched < time.time() - STALE)
+                where = (analyses.c.table_id == table_id) & (analyses.c.status != "done") & again
+                claimed = (await conn.execute(update(analyses).where(where).values(**values))).rowcount
+        except db_errors.IntegrityError:  # made at once by another ask
+            return None
+        return maker if claimed else None
 
-    async def _make(self, table_id: str, deals: list[PlayedDeal], made: Analysis) -> None:
+    async def _make(self, table_id: str, maker: str, deals: list[PlayedDeal], made: Analysis) -> None:
         self.waiting += 1
+        fresh = asyncio.create_task(self._kept_fresh(table_id, maker))  # waiting, it is not taken for abandoned
         try:
             await self.turn.acquire()
         finally:
+            fresh.cancel()
             self.waiting -= 1
         try:
-            await self._progress(table_id, "running", 0, 0)
+            await self._progress(table_id, maker, "running", 0, 0)
             work = [(played, await self._steps(played)) for played in deals]
             total = sum(len(steps) for _, steps in work)
             for played, steps in work:
                 for at in range(0, len(steps), CHUNK):
                     made.decisions += await self._value(played, steps[at : at + CHUNK], table_id)
-                    await self._progress(table_id, "running", len(made.decisions), total)
+                    await self._progress(table_id, maker, "running", len(made.decisions), total)
             body = json.dumps(made.to_json(), separators=(",", ":"))
-            await self._progress(table_id, "done", total, total, body)
+            await self._progress(table_id, maker, "done", total, total, body)
             LOG.info("table %s: analysed, %d decisions", table_id, total)
         except Exception:
             LOG.exception("table %s: the analysis failed", table_id)
-            await self._progress(table_id, "failed", 0, 0)
+            await self._progress(table_id, maker, "failed", 0, 0)
         finally:
             self.turn.release()
+
+    async def _kept_fresh(self, table_id: str, maker: str) -> None:
+        while True:
+            await asyncio.sleep(STALE / 4)
+            with contextlib.suppress(Exception):  # the store away: tried again at the next beat
+                await self._progress(table_id, maker, "queued", 0, 0)
 
     async def _steps(self, played: PlayedDeal) -> list[int]:
         if self.thinkers is not None:
@@ -166,12 +183,17 @@ class Analyses:
             return await self.thinkers.analyse(played, steps, self.samples, seed)
         return await asyncio.to_thread(lambda: list(analyse_steps(played, set(steps), self.samples, seed)))
 
-    async def _progress(self, table_id: str, status: str, done: int, total: int, body: str | None = None) -> None:
+    async def _progress(
+        self, table_id: str, maker: str, status: str, done: int, total: int, body: str | None = None
+    ) -> None:
+        """Where the analysis stands, written by its maker only (another that took a stalled row over has a new
+        token), and never over one done."""
         values: dict[str, Any] = {"status": status, "done": done, "total": total, "touched": time.time()}
         if body is not None:
             values["body"] = body
+        mine = (analyses.c.table_id == table_id) & (analyses.c.maker == maker) & (analyses.c.status != "done")
         async with self.store.connect(write=True) as conn:
-            await conn.execute(update(analyses).where(analyses.c.table_id == table_id).values(**values))
+            await conn.execute(update(analyses).where(mine).values(**values))
 
     async def close(self) -> None:
         for task in list(self.tasks):

@@ -45,7 +45,7 @@ from .messages import STATUS, TableError, store_away
 from .metrics import Metrics
 from .passkeys import Site
 from .ratings import LEADERBOARD_MATCHES
-from .replays import CACHE_CONTROL, Kept
+from .replays import CACHE_CONTROL, NAMED, Kept
 from .schema import (
     BlockAsk,
     Blocked,
@@ -315,8 +315,10 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
     async def record(request: Request, table_id: TableId) -> Response:
         """The game record (``biriba-record/1``) once the match is over: before, it would show the decks."""
         address = client_address(request)
-        kept = await hall(request).replays.answer(address, ("record", table_id), lambda: record_body(request, table_id))
-        return kept_response(request, kept)
+        kept = await hall(request).replays.answer(
+            address, lambda: record_key(request, table_id), lambda: record_body(request, table_id)
+        )
+        return kept_response(request, kept, NAMED)
 
     @app.post("/api/tables/{table_id}/analysis", status_code=202, responses={403: {"model": Error}, **ERRORS})
     async def ask_analysis(request: Request, table_id: TableId) -> dict[str, Any]:
@@ -342,7 +344,8 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
         address = client_address(request)
 
         async def position() -> bytes:
-            kept = await replays.fetch(address, ("record", table_id), lambda: record_body(request, table_id))
+            key = await record_key(request, table_id)
+            kept = await replays.fetch(address, key, lambda: record_body(request, table_id))
             thinkers = hall(request).thinkers
             try:
                 if thinkers is not None:
@@ -354,6 +357,11 @@ def create_app(db: str | None = None, config: ServerConfig | None = None) -> Fas
 
         kept = await replays.answer(address, ("replay", table_id, deal, step), position)
         return kept_response(request, kept)
+
+    async def record_key(request: Request, table_id: str) -> tuple[str, ...]:
+        """What the record is kept by: the table and its seats' names now (a deleted account's seat is renamed)."""
+        live = await live_table(request, table_id)
+        return ("record", table_id, *live.table.match.players)
 
     async def record_body(request: Request, table_id: str) -> bytes:
         match = await finished(request, table_id)
@@ -658,9 +666,9 @@ def json_bytes(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def kept_response(request: Request, kept: Kept) -> Response:
-    """A finished match's answer: immutable, with its ETag; 304 to a client that has it already."""
-    headers = {"ETag": kept.etag, "Cache-Control": CACHE_CONTROL}
+def kept_response(request: Request, kept: Kept, cache_control: str = CACHE_CONTROL) -> Response:
+    """A finished match's answer with its ETag (immutable unless told otherwise); 304 to a client that has it."""
+    headers = {"ETag": kept.etag, "Cache-Control": cache_control}
     if kept.matches(request.headers.get("if-none-match")):
         return Response(status_code=304, headers=headers)
     return Response(kept.body, media_type="application/json", headers=headers)

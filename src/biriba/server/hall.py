@@ -155,7 +155,6 @@ class Hall:
         live.on_dropped = lambda: self.drop(live)
         live.on_broken = self._count_broken
         live.on_over = lambda: self.rate(live)
-        live.on_renamed = lambda: self.replays.drop(live.row.id)
         return live
 
     async def rate(self, live: LiveTable) -> None:
@@ -507,9 +506,15 @@ class Hall:
 
     async def delete_account(self, account: Account) -> None:
         """The account deleted, its matches kept and anonymised (``Accounts.delete``).  Its seats at tables held
-        in memory, here or on another process (a lease runs), are forgotten by their owner first, so that no copy
-        in memory shows or writes back its name."""
+        in memory, here or on another process (a lease runs), are forgotten by their owner, before the store's
+        rows and again after (a copy loaded meanwhile from the old rows), so that no copy shows or writes back its
+        name."""
         bound = await self.accounts.bound(account)
+        await self._forget_in_memory(account, bound)
+        await self.accounts.delete(account)
+        await self._forget_in_memory(account, bound)
+
+    async def _forget_in_memory(self, account: Account, bound: list[tuple[str, int]]) -> None:
         leases = await self.store.leases([table_id for table_id, _ in bound])
         for table_id, seat in bound:
             lease = leases.get(table_id)
@@ -517,7 +522,6 @@ class Hall:
                 live = await self.get(table_id)
                 if live is not None and not live.broken:
                     await live.forget(seat, account.id)
-        await self.accounts.delete(account)
 
     async def unload(self, table_id: str) -> None:
         """The table leaves memory (its driver stops); it is loaded again when someone asks for it."""

@@ -29,7 +29,7 @@ from ..match import Match
 from ..rules import Rules
 from ..scoring import team_tables
 from ..table import Agent, Event, EventKind, Table
-from .accounts import FORMER_PLAYER
+from .accounts import FORMER_PLAYER, forgotten_leaver
 from .audience import SERVICE_RESTART, Audience, Client, encode
 from .cluster import Cluster, Unreachable
 from .driver import STAND_IN, Driver
@@ -90,7 +90,6 @@ class LiveTable:
         self.on_broken: Callable[[], None] | None = None
         #: The match just finished here (the hall rates it).
         self.on_over: Callable[[], Awaitable[None]] | None = None
-        self.on_renamed: Callable[[], None] | None = None  # a seat's name changed: what was kept of it is stale
         self.rules = Rules.from_json(row.rules)
         self.settings = Settings.of(row.settings)
         agents: list[Agent | None] = [
@@ -490,10 +489,14 @@ class LiveTable:
             if self.row.seats[seat].token_hash is None:
                 raise TableError("spectator", "that seat is free already")  # a second leave, come the long way
             seats = self._seats_copy()
-            name, seats[seat].name, seats[seat].token_hash, seats[seat].account = seats[seat].name, None, None, None
+            name, account = seats[seat].name, seats[seat].account
+            seats[seat].name, seats[seat].token_hash, seats[seat].account = None, None, None
             await self._save_seats(seats)
-            left = {**self.row.settings.get("left", {}), str(seat): name}  # the seat's info says who left it
-            await self._save_settings({**self.row.settings, "handed": sorted(self.handed - {seat}), "left": left})
+            settings = {**self.row.settings, "handed": sorted(self.handed - {seat})}
+            settings["left"] = {**settings.get("left", {}), str(seat): name}  # the seat's info says who left it
+            if account is not None:  # kept from the clients (Settings.of), for the account's deletion (_forget)
+                settings["left_accounts"] = {**settings.get("left_accounts", {}), str(seat): account}
+            await self._save_settings(settings)
             self.audience.seat_gone(seat)
             await self.tell_all()
 
@@ -518,11 +521,8 @@ class LiveTable:
                     if client.seat == seat:
                         client.seat = None
                         client.name = client.name or old.name  # who left watches under their own name
-        renamed = [old.name for old in self.row.seats] != [new.name for new in seats]
         self.row.seats = seats
         self.table.match.players[:] = self.names()
-        if renamed and self.on_renamed is not None:
-            self.on_renamed()
 
     async def say(self, seat: int | None, phrase: str | None, text: str | None) -> None:
         """A chat line from a seated person to everyone at the table (phrases by id; free text where allowed)."""
@@ -594,8 +594,10 @@ class LiveTable:
             seats[seat].name, seats[seat].token_hash, seats[seat].account = name, digest, account
             await self._save_seats(seats)
             if str(seat) in self.row.settings.get("left", {}):
-                left = {k: v for k, v in self.row.settings["left"].items() if k != str(seat)}
-                await self._save_settings({**self.row.settings, "left": left})
+                settings = dict(self.row.settings)
+                for key in ("left", "left_accounts"):
+                    settings[key] = {k: v for k, v in settings.get(key, {}).items() if k != str(seat)}
+                await self._save_settings(settings)
             self.audience.absent_since.setdefault(seat, time.monotonic())  # until they connect: away, as one who left
             await self.tell_all()
 
@@ -631,11 +633,14 @@ class LiveTable:
     async def _forget(self, seat: int, account: str) -> None:
         async with self.lock:
             self._own()
-            if self._person_seat(seat).account != account:
+            if self._person_seat(seat).account == account:
+                seats = self._seats_copy()
+                seats[seat].name, seats[seat].account = FORMER_PLAYER, None
+                await self._save_seats(seats)
+            elif self.row.settings.get("left_accounts", {}).get(str(seat)) == account:  # the seat it gave up
+                await self._save_settings(forgotten_leaver(self.row.settings, seat))
+            else:
                 return  # forgotten already
-            seats = self._seats_copy()
-            seats[seat].name, seats[seat].account = FORMER_PLAYER, None
-            await self._save_seats(seats)
             await self.tell_all()
 
     # ----------------------------------------------------------- driving

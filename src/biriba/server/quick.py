@@ -88,7 +88,7 @@ def groups(waiting: list[Waiting]) -> list[Group]:
     by_account = {w.account: w for w in waiting}
     found: list[Group] = []
     for w in waiting:
-        if w.partner is None:
+        if w.partner is None or not PRESETS[w.family].partnerships:  # a partner named for a game played alone
             found.append((w,))
             continue
         friend = by_account.get(w.partner)

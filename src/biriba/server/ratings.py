@@ -21,6 +21,7 @@ measured by ``benchmarks/bot_ratings.py``: a match with bots in it counts
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ MODEL = PlackettLuce()
 LEADERBOARD_MATCHES = 5
 #: Players a leaderboard lists at most.
 LEADERBOARD_SIZE = 100
+UNRATED = -1
 #: Seconds after its end within which a match left unrated (its process stopped between the match's last action
 #: and its rating) is rated by the janitor; and the matches it looks at in one round, at most.
 CATCH_UP_WITHIN, CATCH_UP_MOST = 3600.0, 100
@@ -63,7 +65,9 @@ ratings = Table(
     Column("updated", Float, nullable=False),
 )
 Index("ratings_by_family", ratings.c.family)
-#: Each rated match, once: its family, when, and whether bots sat in it.
+#: Each match with a signed-in player, once: its family, when, and whether bots sat in it (1) or not (0); or
+#: :data:`UNRATED`, found not to be rated (a guest, or an unmeasured bot, sat in it), which the janitor then
+#: leaves alone.
 rated = Table(
     "rated",
     metadata,
@@ -228,19 +232,19 @@ class Ratings:
         """Rate a finished match if every person at it is signed in (bots of a measured kind may sit too); once,
         whichever process asks (the ``rated`` row is written in the same transaction).  None if unrated."""
         rules = Rules.from_json(row.rules)
-        signed = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
-        bots: dict[int, tuple[float, float]] = {}
-        for seat, info in enumerate(row.seats):
-            if info.kind == "bot":
-                fixed = bot_rating(info.bot)
-                if fixed is None:
-                    return None
-                bots[seat] = fixed
-            elif seat not in signed:
-                return None  # a guest played: unrated
-        if not signed or len(set(signed.values())) != len(signed):
-            return None
         named = family(rules)
+        signed = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
+        bots = {seat: bot_rating(info.bot) for seat, info in enumerate(row.seats) if info.kind == "bot"}
+        people = [seat for seat, info in enumerate(row.seats) if info.kind == "person"]
+        if not signed:
+            return None
+        if (
+            None in bots.values()
+            or any(seat not in signed for seat in people)
+            or len(set(signed.values())) < len(signed)
+        ):
+            await self._unrated(row.id, named)  # an unmeasured bot, or a guest, played (or one account twice)
+            return None
         try:
             async with self.store.connect(write=True) as conn:
                 marker = {"table_id": row.id, "family": named, "with_bots": int(bool(bots)), "finished": time.time()}
@@ -249,7 +253,8 @@ class Ratings:
                     (ratings.c.family == named) & ratings.c.account.in_(list(signed.values()))
                 )
                 now = {r.account: (r.mu, r.sigma) for r in await conn.execute(query.with_for_update())}
-                changes = rate(rules.team_of, totals, signed, bots, now)
+                fixed = {seat: rating for seat, rating in bots.items() if rating is not None}
+                changes = rate(rules.team_of, totals, signed, fixed, now)
                 for change in changes:
                     mu, sigma = change.after
                     if change.account in now:
@@ -273,6 +278,13 @@ class Ratings:
         except db_errors.IntegrityError:  # rated already (by another process), or an account deleted meanwhile
             return None
         return changes
+
+    async def _unrated(self, table_id: str, named: str) -> None:
+        """The mark that a match is not to be rated, so that the janitor looks at it no more."""
+        marker = {"table_id": table_id, "family": named, "with_bots": UNRATED, "finished": time.time()}
+        with contextlib.suppress(db_errors.IntegrityError):  # marked already
+            async with self.store.connect(write=True) as conn:
+                await conn.execute(insert(rated).values(**marker))
 
     async def catch_up(self) -> int:
         """Rate the matches that ended in the last :data:`CATCH_UP_WITHIN` seconds, with a signed-in player, and
@@ -393,8 +405,8 @@ def _history_entry(row: Any) -> dict[str, Any]:
         "score": totals[mine] if mine < len(totals) else None,
         "others": [total for team, total in enumerate(totals) if team != mine],
         "won": bool(totals) and ranks(totals)[mine] == 0,
-        "rated": row.with_bots is not None,
-        "with_bots": bool(row.with_bots),
+        "rated": row.with_bots is not None and row.with_bots != UNRATED,
+        "with_bots": row.with_bots == 1,
         "replay": f"/t/{row.table_id}?replay",
     }
     if row.mu is not None:

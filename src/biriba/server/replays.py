@@ -23,10 +23,13 @@ from typing import Any
 from .messages import TableError
 from .quotas import Quotas
 
-#: What a kept answer is found by: ``("record", table)`` or ``("replay", table, deal, step)``.
+#: What a kept answer is found by: ``("record", table, *names)`` or ``("replay", table, deal, step)``.
 Key = tuple[Any, ...]
 #: How long browsers and proxies may keep an answer without asking again (a day; it never changes).
 CACHE_CONTROL = "public, max-age=86400, immutable"
+#: A record names its players, and a deleted account's seat is renamed: a cache asks again each time (its ETag
+#: makes that a 304 while the names stand).
+NAMED = "public, no-cache"
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,11 @@ class Replays:
         self.computed = 0  # answers computed so far (``/metrics``): the others came from what was kept
         self.under_way: Counter[str] = Counter()
 
-    async def answer(self, address: str, key: Key, compute: Callable[[], Awaitable[bytes]]) -> Kept:
-        """One request of ``address``: the kept answer, else ``compute``'s, within the address's limits."""
+    async def answer(
+        self, address: str, key: Key | Callable[[], Awaitable[Key]], compute: Callable[[], Awaitable[bytes]]
+    ) -> Kept:
+        """One request of ``address``: the kept answer, else ``compute``'s, within the address's limits (finding
+        the ``key`` counts: it may load the table)."""
         if self.under_way[address] >= self.at_once:
             raise TableError(
                 "quota",
@@ -68,7 +74,7 @@ class Replays:
             )
         self.under_way[address] += 1
         try:
-            return await self.fetch(address, key, compute)
+            return await self.fetch(address, await key() if callable(key) else key, compute)
         finally:
             self.under_way[address] -= 1
             if not self.under_way[address]:
@@ -110,11 +116,6 @@ class Replays:
             " the most it may (those already computed are not counted)"
         )
         await self.quotas.charge(f"replays:{address}", self.per_minute, 60, "quota", words)
-
-    def drop(self, table_id: str) -> None:
-        """The table's kept answers forgotten: its players' names changed (a deleted account's seat)."""
-        for key in [key for key in self.kept if key[1] == table_id]:
-            self.size -= len(self.kept.pop(key).body)
 
     def _keep(self, key: Key, kept: Kept) -> None:
         if len(kept.body) > self.budget:

@@ -402,6 +402,7 @@ class SeatPublic(BaseModel):
     connected: bool | None = None
     stand_in: bool | None = None  # a bot plays for the person now (absent, handed over, or the seat left free)
     handed: bool | None = None  # the person handed the seat to the bot
+    left: str | None = None  # while the seat is free: the name of the person who gave it up
 
 
 class RulesPublic(BaseModel):

@@ -41,7 +41,8 @@ export function analysisPanel(id, hooks) {
   const heading = () => h("h2", { id: "analysis-title" }, t("analysis.title"));
   const decisionsOf = (deal) => (A.made ? A.made.decisions.filter((d) => d.deal === deal) : []);
 
-  function offer() {
+  /** The button that asks for the analysis; `why` says what became of an earlier one. */
+  function offer(why = null) {
     clear(panel);
     const ask = h("button", { type: "button", id: "analyse", class: "primary" }, t("analysis.ask"));
     ask.addEventListener("click", async () => {
@@ -52,7 +53,7 @@ export function analysisPanel(id, hooks) {
         failed(error);
       }
     });
-    panel.append(heading(), h("p", { class: "help" }, t("analysis.help")), ask);
+    panel.append(heading(), why ? h("p", { class: "error-line", role: "alert", id: "analysis-error" }, why) : null, h("p", { class: "help" }, t("analysis.help")), ask);
   }
 
   function failed(error) {
@@ -68,7 +69,7 @@ export function analysisPanel(id, hooks) {
       return;
     }
     if (status.status === "stalled" || status.status === "failed") {
-      offer();
+      offer(t(`analysis.${status.status}`));
       return;
     }
     clear(panel);
@@ -200,14 +201,7 @@ export function analysisPanel(id, hooks) {
         d.perfect && d.perfect.best !== d.best ? [" ", h("span", { class: "muted" }, t("analysis.perfect", { best: d.perfect.best }))] : null,
       );
     },
-    async start() {
-      try {
-        shown(await api.analysis(id));
-      } catch (error) {
-        if (error.status === 404) offer();
-        else failed(error);
-      }
-    },
+    start: look,
     stop() {
       A.stopped = true;
       clearTimeout(A.timer);

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("total", sa.Integer, nullable=False),
         sa.Column("touched", sa.Float, nullable=False),
         sa.Column("body", sa.Text),
+        sa.Column("maker", sa.String(16), nullable=False),
     )
 
 
