@@ -52,6 +52,7 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "easy": (19.6, 0.5),
     "greedy": (25.0, 0.5),
     "medium": (25.0, 0.5),  # greedy's other name
+    "hard": (31.6, 1.8),  # won every match against greedy: a least gap
 }
 
 ratings = Table(
