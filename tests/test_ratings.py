@@ -129,6 +129,27 @@ def test_a_match_of_signed_in_people_is_rated_once_and_read_back(db_url: str, mo
     asyncio.run(main())
 
 
+def test_a_player_who_gave_their_seat_up_is_rated_with_their_team_s_result(db_url: str) -> None:
+    """Leaving a match that goes badly escapes nothing: the stand-in plays the seat on, and the one who gave it
+    up is rated with their team's result, unless another person took the seat."""
+
+    async def main() -> None:
+        store = await Store.open(db_url)
+        try:
+            ann, bob, cat, dan = await _accounts(store, "Ann", "Bob", "Cat", "Dan")
+            seats = [person(ann, "Ann"), person(bob, "Bob"), SeatInfo("person"), person(dan, "Dan")]
+            row = TableRow("left", "classic", {"left": {"2": "Cat"}, "left_accounts": {"2": cat.id}}, seats, "seed")
+            row.status, row.totals = "over", [900, 5100]
+            await store.create_table(row)
+            changes = await Ratings(store).rate_match(row, row.totals)
+            assert changes is not None and {c.account: c.seat for c in changes}[cat.id] == 2
+            assert next(c for c in changes if c.account == cat.id).after[0] < PRIOR[0]  # lost with Ann
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
 def test_bots_count_with_their_fixed_rating_and_an_unmeasured_bot_leaves_the_match_unrated(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

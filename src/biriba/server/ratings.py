@@ -235,6 +235,9 @@ class Ratings:
         rules = Rules.from_json(row.rules)
         named = family(rules)
         signed = {seat: info.account for seat, info in enumerate(row.seats) if info.account}
+        for seat, account in row.settings.get("left_accounts", {}).items():  # gave the seat up: the stand-in played
+            if row.seats[int(seat)].token_hash is None:  # on for them, nobody took it: their team's result is theirs
+                signed[int(seat)] = account
         bots = {seat: bot_rating(info.bot) for seat, info in enumerate(row.seats) if info.kind == "bot"}
         people = [seat for seat, info in enumerate(row.seats) if info.kind == "person"]
         if not signed:
