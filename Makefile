@@ -9,7 +9,7 @@ PLAY := $(VENV)/.installed-play
 SERVE := $(VENV)/.installed-serve
 ALL := $(VENV)/.installed-all
 
-.PHONY: play serve test check test-long lint bench bench-serve soak-serve soak fuzz fast pure venv clean
+.PHONY: play serve test check test-long lint bench bench-analysis bench-serve soak-serve soak fuzz fast pure venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,10 @@ lint: $(ALL)
 bench: $(PLAY)
 	$(BIN)/pip install --quiet -e '.[bench,rl]'
 	$(BIN)/python benchmarks/bench.py $(ARGS)
+
+# What each sampling budget of `biriba analyse` costs a deal, and how steady its labels are (docs/analysis.md).
+bench-analysis: $(PLAY)
+	$(BIN)/python benchmarks/analysis_budget.py $(ARGS)
 
 # The web game under load: N four-seat tables of WebSocket clients, SQLite and PostgreSQL.
 bench-serve: $(ALL)

@@ -32,8 +32,11 @@ process.  Beside actions per second and the round trips, it reports the
 CPU-seconds that the servers, PostgreSQL and Redis each spent per thousand
 actions (from ``/proc``), from which the figure for more cores can be read.
 
+With ``--watch W``, each table of four people has W watchers too (reading every state), and each run reports
+``servers_cpu_s_per_1000``: the CPU-seconds the server (its bot workers included) spent per thousand actions.
+
 Usage: ``python benchmarks/bench_serve.py [--tables 200] [--paced 10] [--hard 20] [--seconds 30] [--think 1]
-[--db sqlite|postgresql|both] [--watchers 300] [--deaf] [--churn] [--processes 1,2,3 [--affinity]]``.
+[--db sqlite|postgresql|both] [--watch 2] [--watchers 300] [--deaf] [--churn] [--processes 1,2,3 [--affinity]]``.
 """
 
 from __future__ import annotations
@@ -188,7 +191,7 @@ async def load(
 ) -> dict[str, Any]:
     seats, paced_seats = await make_tables(url, tables, paced, hard)
     if not (hostile.watchers or hostile.deaf or hostile.churn):
-        return await play(url, seats, paced_seats, seconds, think)
+        return await play(url, seats, paced_seats, seconds, think, hostile.watch)
     greedy = {"kind": "bot", "bot": "greedy"}
     watched = (await asyncio.to_thread(create_table, url, [greedy] * 4, bot_delay=0.2, deal_pause=0))["id"]
     stop = time.monotonic() + seconds  # CLOCK_MONOTONIC: the same in the hostile clients' process
@@ -199,7 +202,7 @@ async def load(
         watching = asyncio.get_running_loop().run_in_executor(pool, watchers, url, watched, hostile.watchers, stop)
         try:
             figures, *_ = await asyncio.gather(
-                play(url, seats, paced_seats, seconds, think),
+                play(url, seats, paced_seats, seconds, think, hostile.watch),
                 *([churn(url, watched, stop, cycles)] if hostile.churn else []),
             )
             told = await watching
@@ -224,6 +227,7 @@ class Hostile:
     watchers: int = 0
     deaf: bool = False
     churn: bool = False
+    watch: int = 0  # and watchers at each table of four people (not hostile: what a busy site has)
 
 
 def watchers(url: str, table_id: str, count: int, stop: float) -> list[int]:
@@ -288,6 +292,7 @@ async def play(
     paced_seats: list[tuple[str, str, int]],
     seconds: float,
     think: float,
+    watch: int = 0,
 ) -> dict[str, Any]:
     tables, paced = len(seats), len(paced_seats)
     trips: list[float] = []
@@ -302,6 +307,7 @@ async def play(
             for s, token in enumerate(tokens)
         ),
         *(paced_client(url, tid, token, 10_000 + n, think, stop, gaps, pings) for tid, token, n in paced_seats),
+        *(watcher(url, tid, stop, []) for tid, _, _ in seats for _ in range(watch)),
     )
     elapsed = time.monotonic() - start
     metrics = httpx.get(url + "/metrics").text
@@ -310,6 +316,7 @@ async def play(
         "tables": tables,
         "paced_tables": paced,
         "seconds": round(elapsed, 1),
+        "watchers_per_table": watch,
         "actions": sum(c for c in counts if c is not None),
         "actions_per_s": round(sum(c for c in counts if c is not None) / elapsed, 1),
         "round_trip_ms_p50": quantile(trips, 0.5),
@@ -353,9 +360,13 @@ def run(
     try:
         with server_process(db, None, None, BIRIBA, "--bot-workers", str(WORKERS), *ROOMY) as (url, process):
             base = rss_kib(process.pid)
-            cpu = cpu_seconds(process.pid)
+            cpu, tree = cpu_seconds(process.pid), tree_cpu(process.pid)
             figures = asyncio.run(load(url, tables, seconds, think, paced, hard, hostile))
             figures["server_cpu_share"] = round((cpu_seconds(process.pid) - cpu) / figures["seconds"], 2)
+            # the server's process and its bot workers, per thousand actions of the people's tables
+            figures["servers_cpu_s_per_1000"] = round(
+                (tree_cpu(process.pid) - tree) * 1000 / max(1, figures["actions"]), 2
+            )
             figures["hard_tables"] = hard
             figures["memory_per_table_kib"] = round((rss_kib(process.pid) - base) / tables, 1)
             figures["server_rss_mib"] = round(rss_kib(process.pid) / 1024, 1)
@@ -368,7 +379,7 @@ def run(
 
 
 def cluster_run(
-    processes: int, tables: int, seconds: float, think: float, folder: Path, affinity: bool
+    processes: int, tables: int, seconds: float, think: float, folder: Path, affinity: bool, watch: int = 0
 ) -> dict[str, Any]:
     """``processes`` servers on one PostgreSQL and a Redis, behind nginx; tables of four clients, played."""
     pg_name = asyncio.run(fresh_postgres())
@@ -386,7 +397,7 @@ def cluster_run(
                 pids = [s.process.pid for s in servers if s.process is not None]
                 assert redis.process is not None
                 before = ([tree_cpu(p) for p in pids], postgres_cpu(), cpu_seconds(redis.process.pid))
-                figures = asyncio.run(play(url, seats, [], seconds, think))
+                figures = asyncio.run(play(url, seats, [], seconds, think, watch))
                 after = ([tree_cpu(p) for p in pids], postgres_cpu(), cpu_seconds(redis.process.pid))
         per_thousand = 1000 / max(1, figures["actions"])
         figures.update(
@@ -421,18 +432,21 @@ def main() -> int:
     parser.add_argument(
         "--affinity", action="store_true", help="with --processes: nginx sends each table's WebSockets to one process"
     )
+    parser.add_argument("--watch", type=int, default=0, help="watchers at each table of four people")
     parser.add_argument("--watchers", type=int, default=0, help="watchers on one more table of bots")
     parser.add_argument("--deaf", action="store_true", help="and a watcher there that never reads")
     parser.add_argument("--churn", action="store_true", help="and a client there that joins and leaves in a loop")
     args = parser.parse_args()
-    hostile = Hostile(args.watchers, args.deaf, args.churn)
+    hostile = Hostile(args.watchers, args.deaf, args.churn, args.watch)
     import tempfile
 
     results = []
     with tempfile.TemporaryDirectory() as folder:
         if args.processes:
             for count in (int(n) for n in args.processes.split(",")):
-                figures = cluster_run(count, args.tables, args.seconds, args.think, Path(folder), args.affinity)
+                figures = cluster_run(
+                    count, args.tables, args.seconds, args.think, Path(folder), args.affinity, args.watch
+                )
                 results.append(figures)
                 print(json.dumps(figures), flush=True)
         kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)

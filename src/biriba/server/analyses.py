@@ -78,11 +78,11 @@ class Analyses:
 
     async def status(self, table_id: str, players: list[str] | None = None) -> dict[str, Any]:
         """Where the match's analysis stands: the analysis itself once done, under the seats' names as they are
-        now (``players``: a deleted account's seat is a former player's); 404 ``no_analysis`` if never asked."""
+        now (``players``: a deleted account's seat is a former player's); ``none`` if nobody asked for it."""
         async with self.store.connect() as conn:
             row = (await conn.execute(select(analyses).where(analyses.c.table_id == table_id))).first()
         if row is None:
-            raise TableError("no_analysis", "this match has not been analysed: ask for its analysis first")
+            return {"status": "none", "done": 0, "total": 0}
         shown: dict[str, Any] = {"status": row.status, "done": row.done, "total": row.total}
         if row.status == "done":
             shown["analysis"] = made = json.loads(row.body)
@@ -99,15 +99,12 @@ class Analyses:
         if not live.table.match.is_over:
             raise TableError("not_over", "a match is analysed once it is over: its analysis reads every hand")
         table_id, names = live.row.id, list(live.table.match.players)
-        try:
-            now = await self.status(table_id, names)
-        except TableError:
-            now = None
-        if now is not None and now["status"] in ("done", "queued", "running"):
+        now = await self.status(table_id, names)
+        if now["status"] in ("done", "queued", "running"):
             return now
         if self.waiting >= QUEUE_MOST:
             raise TableError("quota", "the server has many analyses to make just now: ask again later", retry_after=60)
-        maker = await self._claim(table_id, fresh=now is None)
+        maker = await self._claim(table_id, fresh=now["status"] == "none")
         if maker is None:
             return await self.status(table_id, names)  # another process claimed it meanwhile
         words = f"{PER_HOUR} analyses asked for from one address in an hour, the most it may"

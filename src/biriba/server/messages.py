@@ -88,7 +88,6 @@ STATUS = {
     "no_player": 404,
     "not_waiting": 404,
     "no_passkey": 404,
-    "no_analysis": 404,
     "taken": 409,
     "name_taken": 409,
     "invalid": 422,

@@ -68,6 +68,10 @@ export function analysisPanel(id, hooks) {
       hooks.changed();
       return;
     }
+    if (status.status === "none") {
+      offer();
+      return;
+    }
     if (status.status === "stalled" || status.status === "failed") {
       offer(t(`analysis.${status.status}`));
       return;
@@ -86,8 +90,7 @@ export function analysisPanel(id, hooks) {
     try {
       shown(await api.analysis(id));
     } catch (error) {
-      if (error.status === 404) offer();
-      else failed(error);
+      failed(error);
     }
   }
 
