@@ -7,6 +7,8 @@ their error codes, an event as one seat may see it, a table's public info
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,9 +151,12 @@ def deal_event_json(data: dict[str, Any], table: Table) -> dict[str, Any]:
     return data
 
 
-def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: str) -> dict[str, Any]:
-    """A table's public info from its row (docs/protocol.md): the lobby's, without loading the table."""
-    rules = Rules.from_json(row.rules)
+@functools.lru_cache(maxsize=256)
+def rules_info(text: str) -> tuple[Rules, dict[str, Any]]:
+    """A table's rules (as records write them, in JSON text) and their public info, made once for all the tables
+    that play them: every state message holds the info, and making it was a tenth of a server's work per action
+    (docs/deploy.md).  The info is shared: never changed in place."""
+    rules = Rules.from_json(json.loads(text))
     preset = PRESETS.get(rules.name.rstrip("*"), PRESETS["classic"])
     changed = {
         name: format_option(getattr(rules, name))
@@ -160,6 +165,21 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
     }
     words = [f"{preset.name}: {PRESET_HELP.get(preset.name, '')}"]
     words += [f"{name}: {value} ({OPTION_HELP[name]})" for name, value in changed.items()]
+    info = {
+        "name": rules.name,
+        "data": rules.to_json(),
+        "options": rules.options(),
+        "wilds": [NAMES[c] for c in rules.wild_kinds],
+        "preset": preset.name,
+        "changed": changed,
+        "words": words,
+    }
+    return rules, info
+
+
+def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: str) -> dict[str, Any]:
+    """A table's public info from its row (docs/protocol.md): the lobby's, without loading the table."""
+    rules, public = rules_info(json.dumps(row.rules, sort_keys=True))
     seats = []
     for seat, info in enumerate(row.seats):
         entry: dict[str, Any] = {"seat": seat, "kind": info.kind, "name": info.name, "team": rules.team_of[seat]}
@@ -175,15 +195,7 @@ def row_info(row: TableRow, status: str, totals: list[int], deals: int, base: st
     return {
         "id": row.id,
         "invite": f"{base.rstrip('/')}/t/{row.id}",
-        "rules": {
-            "name": rules.name,
-            "data": rules.to_json(),
-            "options": rules.options(),
-            "wilds": [NAMES[c] for c in rules.wild_kinds],
-            "preset": preset.name,
-            "changed": changed,
-            "words": words,
-        },
+        "rules": public,
         "seats": seats,
         "status": status,
         "totals": totals or [0] * len(rules.teams),
