@@ -75,15 +75,24 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def whole(message: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
+    """A state message with what it names as the same taken from the last one (the clients join with "same",
+    as the page does)."""
+    return {**message, **{key: last[key] for key in message.pop("same", [])}}
+
+
 async def client(url: str, table_id: str, token: str, seed: int, think: float, stop: float, trips: list[float]) -> int:
     rng = random.Random(seed)
+    last: dict[str, Any] = {}
     sent_at: dict[int, float] = {}
     actions = 0
     async with connect(ws_url(url, table_id), max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "join", "token": token, "since": 0}))
+        await ws.send(json.dumps({"type": "join", "token": token, "since": 0, "same": True}))
         while time.monotonic() < stop:
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic())))
+                if message["type"] == "state":
+                    last = message = whole(message, last)
             except TimeoutError:
                 break
             if message["type"] != "state":
@@ -116,8 +125,9 @@ async def paced_client(
     next_ping = time.monotonic() + 1
     due: tuple[float, dict[str, Any]] | None = None  # an action to send at a time (after thinking)
     joined = False
+    last: dict[str, Any] = {}
     async with connect(ws_url(url, table_id), max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "join", "token": token, "since": 0}))
+        await ws.send(json.dumps({"type": "join", "token": token, "since": 0, "same": True}))
         while time.monotonic() < stop:
             now = time.monotonic()
             if pinged is None and now >= next_ping:
@@ -129,6 +139,8 @@ async def paced_client(
             wake = min(stop, next_ping if pinged is None else stop, due[0] if due is not None else stop)
             try:
                 message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.01, wake - now)))
+                if message["type"] == "state":
+                    last = message = whole(message, last)
             except TimeoutError:
                 continue
             now = time.monotonic()
@@ -245,7 +257,7 @@ async def watcher(url: str, table_id: str, stop: float, told: list[int]) -> None
     """A spectator that reads everything until ``stop``; ``told``: how many messages it was sent."""
     count = 0
     async with connect(ws_url(url, table_id), max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "join", "token": None, "since": 0}))
+        await ws.send(json.dumps({"type": "join", "token": None, "since": 0, "same": True}))
         while (left := stop - time.monotonic()) > 0:
             try:
                 await asyncio.wait_for(ws.recv(), timeout=left)

@@ -149,11 +149,12 @@ def ws_url(url: str, table_id: str) -> str:
 class Player:
     """One connection to a table: joins, keeps every message, and can play its turns."""
 
-    def __init__(self, url: str, table_id: str, token: str | None, name: str | None = None) -> None:
+    def __init__(self, url: str, table_id: str, token: str | None, name: str | None = None, same: bool = False) -> None:
         self.url = ws_url(url, table_id)
         self.token = token
         self.name = name
-        self.messages: list[dict[str, Any]] = []
+        self.same = same  # join with "same": states may name the table's info as the same (filled in here)
+        self.messages: list[dict[str, Any]] = []  # as received
         self.state: dict[str, Any] | None = None
         self.socket: ClientConnection | None = None
 
@@ -163,6 +164,8 @@ class Player:
             join: dict[str, Any] = {"type": "join", "token": self.token, "since": 0}
             if self.name is not None:
                 join["name"] = self.name  # a watcher's name
+            if self.same:
+                join["same"] = True
             await self.send(join)
         return self
 
@@ -180,6 +183,11 @@ class Player:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout=timeout))
         self.messages.append(message)
         if message["type"] == "state":
+            same = message.get("same", [])
+            message = {
+                **{k: v for k, v in message.items() if k != "same"},
+                **{k: self.state[k] for k in same if self.state},
+            }
             self.state = message
         return message
 

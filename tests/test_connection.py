@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from biriba.server.config import ServerConfig
-from serverkit import GREEDY, PERSON, Player, create_table, deaf_watcher, serving, sit
+from serverkit import GREEDY, PERSON, Player, create_table, deaf_watcher, running_server, serving, sit
 
 
 def metric(url: str, name: str) -> float:
@@ -168,3 +168,28 @@ def test_an_address_opens_so_many_connections_a_minute(tmp_path: Any) -> None:
 
         refused = asyncio.run(main())
         assert refused["code"] == "too_many" and "3 connections in the last minute" in refused["message"]
+
+
+def test_a_connection_that_joins_with_same_is_told_the_table_s_info_only_when_it_changed(tmp_path: Any) -> None:
+    """Issue 54: the table's info is more than half a state message and most actions leave it as it was; a
+    client that asks (``"same": true``, as the page does) is told it once, then only when it changes, the state
+    naming it in ``same``.  A client that does not ask is told it whole every time."""
+    with running_server(f"sqlite:///{tmp_path}/t.sqlite3") as url:
+        table = create_table(url, [GREEDY] * 4, bot_delay=0.05, deal_pause=0, options={"target": 1})
+
+        async def watch() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+            async with Player(url, table["id"], None, same=True) as lean, Player(url, table["id"], None) as whole:
+                over = lambda m: m["type"] == "state" and m["table"]["status"] == "over"  # noqa: E731
+                await lean.until(over, timeout=60)
+                await whole.until(over, timeout=60)
+                assert lean.state is not None
+                return lean.messages, whole.messages, lean.state
+
+        lean, whole, last = asyncio.run(watch())
+        states = [m for m in lean if m["type"] == "state"]
+        assert "table" in states[0] and "same" not in states[0]  # the first state is whole
+        named = [m for m in states[1:] if "same" in m]
+        assert named and all(m["same"] == ["table"] and "table" not in m for m in named)
+        assert len(named) > len(states) // 2  # most actions leave the info as it was
+        assert all("table" in m and "same" not in m for m in whole if m["type"] == "state")
+        assert last["table"]["status"] == "over"  # the info told again once it changed

@@ -973,6 +973,21 @@ def test_a_hint_picks_its_cards_and_an_old_one_is_ignored(page: Page) -> None:
 
 
 @browser_test
+def test_a_state_that_names_its_table_info_the_same_takes_the_last_one(page: Page) -> None:
+    out = run(
+        page,
+        """
+        const { fillSame } = await import("/static/table/connection.js");
+        const first = fillSame({ type: "state", version: 1, table: { status: "playing" } }, undefined);
+        const next = fillSame({ type: "state", version: 2, same: ["table"] }, first);
+        return { first, next };
+        """,
+    )
+    assert out["first"] == {"type": "state", "version": 1, "table": {"status": "playing"}}
+    assert out["next"] == {"type": "state", "version": 2, "table": {"status": "playing"}}  # and no "same" left
+
+
+@browser_test
 def test_a_rematch_answer_keeps_the_seat_and_a_watcher_gives_a_name(page: Page) -> None:
     out = run(
         page,
@@ -998,9 +1013,9 @@ def test_a_rematch_answer_keeps_the_seat_and_a_watcher_gives_a_name(page: Page) 
     )
     assert out["seated"] == {"id": "abc", "seat": {"token": "tok", "seat": 2, "name": "Nikos"}, "path": "/t/abc"}
     assert out["chooser"] == {"id": "abc", "seat": None, "path": "/t/abc"}
-    assert out["named"] == {"type": "join", "token": None, "since": 0, "name": "Maria"}
+    assert out["named"] == {"type": "join", "token": None, "since": 0, "name": "Maria", "same": True}
     assert "name" not in out["guest"] and "name" not in out["long"]
-    assert out["player"] == {"type": "join", "token": "tok", "since": 0}  # a seat's name is the seat's
+    assert out["player"] == {"type": "join", "token": "tok", "since": 0, "same": True}  # a seat's name is the seat's
     assert out["watchers"] == ["Maria", "a guest"]
 
 

@@ -83,6 +83,8 @@ class Client:
         self.gone = False
         self.ready = asyncio.Event()  # something waits, or the client is gone
         self.hidden: frozenset[str] = frozenset()  # the accounts whose chat it is not told: its person blocks them
+        self.same = False  # it fills in what a state message leaves out as the same (``same``: the table's info)
+        self.info_told = -1  # the table's info it was told last (its stamp)
 
     def post(self, text: str) -> None:
         """Queue a message (JSON text); a client too far behind is cut off instead."""
@@ -220,15 +222,16 @@ class Audience:
         self.connected_since.pop(seat, None)
 
     # ---------------------------------------------------------- telling
-    def tell(self, message_for: Callable[[int | None, int], dict[str, Any]], version: int) -> None:
+    def tell(self, message_for: Callable[[int | None, int, bool], dict[str, Any]], version: int, info: int) -> None:
         """Each client its own message, made and encoded once for all who see the same: the same seat, told
-        up to the same event (every watcher, once joined)."""
-        made: dict[tuple[int | None, int], str] = {}
+        up to the same event (every watcher, once joined), and told the table's info as it stands (stamp
+        ``info``) if it asked to be told what is the same by name only."""
+        made: dict[tuple[int | None, int, bool], str] = {}
         for client in list(self.clients):
-            key = (client.seat, client.sent)
+            key = (client.seat, client.sent, client.same and client.info_told == info)
             if key not in made:
                 made[key] = encode(message_for(*key))
-            client.sent = version
+            client.sent, client.info_told = version, info
             client.post(made[key])
 
     def post(self, message: dict[str, Any], to: Iterable[Client] | None = None) -> None:

@@ -219,6 +219,7 @@ class Connection:
                 await self.refuse(exc, TOO_MANY)
             since = min(message.since, self.live.version)
             client = Client(seat, since, message.name, self.address, self.limits, self.cut)
+            client.same = message.same
             account = self.live.row.seats[seat].account if seat is not None else None
             if account is not None:
                 try:

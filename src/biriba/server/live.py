@@ -80,6 +80,8 @@ class LiveTable:
         self.meta_at = 0.0
         self.outbox: list[dict[str, Any]] = []  # the owner's changes since it last told them
         self.told = 0  # the version the owner last published
+        self.info_told: dict[str, Any] | None = None  # the table's info as the clients here were last told it
+        self.info_stamp = 0  # and its stamp: a client told that stamp may be told the info is the same
         self.lagging = False  # behind the store at the last beat (a change not heard yet)
         #: A write failed and the store could not be read back: this copy may hold a move the store lacks, so it
         #: is dropped (its clients cut off, to connect again) and the table loaded afresh when the store is back.
@@ -221,9 +223,13 @@ class LiveTable:
                 slot = deal.displaced_to(action)
                 if slot is not None:
                     wild_to[str(action)] = NAMES[slot]
+        info = self.info()
+        if info != self.info_told:  # most changes leave the table's info as it was
+            self.info_told, self.info_stamp = info, self.info_stamp + 1
         return {
             "version": self.version,
-            "table": self.info(),
+            "info": self.info_stamp,
+            "table": info,
             "result": deal.result().to_json() if deal is not None and deal.is_over else None,
             "board": [team.to_json() for team in team_tables(deal)] if deal is not None else None,
             "sheet": sheet,
@@ -234,8 +240,9 @@ class LiveTable:
             "idle_left": deal.idle_turns_left() if deal is not None else None,
         }
 
-    def state_for(self, seat: int | None, since: int, shared: dict[str, Any]) -> dict[str, Any]:
-        """The state message for a seat's clients (``None``: a spectator's) told up to event ``since``."""
+    def state_for(self, seat: int | None, since: int, shared: dict[str, Any], same: bool = False) -> dict[str, Any]:
+        """The state message for a seat's clients (``None``: a spectator's) told up to event ``since``; ``same``:
+        without the table's info, which those clients were told as it stands (the message says so)."""
         deal = self.table.deal
         mover = deal is not None and not deal.is_over and seat is not None and deal.to_move == seat
         events = [
@@ -244,7 +251,7 @@ class LiveTable:
             else event_json(e, seat, self.played_for.get(e.number))
             for e in self.table.events[since:]
         ]
-        return {
+        message = {
             "type": "state",
             "version": shared["version"],
             "seat": seat,
@@ -260,6 +267,10 @@ class LiveTable:
             "clock": shared["clock"],
             "winners": shared["winners"],
         }
+        if same:
+            del message["table"]
+            message["same"] = ["table"]
+        return message
 
     def clock_left(self) -> float | None:
         if self.owned:
@@ -274,8 +285,9 @@ class LiveTable:
         async with self.lock:
             self.audience.add(client)
             self._refresh_presence()
-            client.post(encode(self.state_for(client.seat, client.sent, self.shared_state())))
-            client.sent = self.version
+            shared = self.shared_state()
+            client.post(encode(self.state_for(client.seat, client.sent, shared)))
+            client.sent, client.info_told = self.version, shared["info"]
             for line in self.audience.said(client):
                 client.post(encode(line))
             if self.broken:
@@ -861,7 +873,9 @@ class LiveTable:
             await self.cluster.publish(self.row.id, change)
         if self.audience.clients:
             shared = self.shared_state()
-            self.audience.tell(lambda seat, since: self.state_for(seat, since, shared), self.version)
+            self.audience.tell(
+                lambda seat, since, same: self.state_for(seat, since, shared, same), self.version, shared["info"]
+            )
 
 
 def rebuild(

@@ -478,6 +478,7 @@ class Join(BaseModel):
     token: Annotated[str, Field(max_length=TOKEN_LENGTH)] | None = None
     since: Annotated[StrictInt, Field(ge=0)] = 0
     name: DisplayName | None = None  # a watcher's name, for the table's list of who watches
+    same: bool = False  # state messages may leave out a part unchanged since the last one (listed in "same")
 
 
 class Act(BaseModel):

@@ -22,8 +22,16 @@ const OPEN_WITHIN = 5000;
 const TOO_MANY_WAIT = 30000;
 
 /** The join message: the seat's token (or null to watch), the first event not seen, and a watcher's name if it has one. */
+/** A state message made whole: what it names as the same is taken from the last state this connection had. */
+export function fillSame(message, last) {
+  for (const key of message.same || []) if (last && key in last) message[key] = last[key];
+  delete message.same;
+  return message;
+}
+
 export function joinMessage(S, name = "") {
-  const message = { type: "join", token: S.token, since: S.lastNumber + 1 };
+  // same: a state may leave out what is as this connection last had it, and name it in its "same" (fillSame)
+  const message = { type: "join", token: S.token, since: S.lastNumber + 1, same: true };
   const clean = String(name || "").trim().replace(/\s+/g, " ");
   if (!S.token && !S.nameRefused && clean.length >= 1 && clean.length <= 30) message.name = clean;
   return message;
@@ -83,6 +91,7 @@ export function openConnection(ctx, onMessage) {
       if (message.type === "state") {
         C.attempts = 0;
         page.banner(null);
+        C.last = fillSame(message, C.last);
       }
       if (message.type === "error" && !S.joined && !S.token && !S.nameRefused && message.code === "bad_message") {
         S.nameRefused = true; // the watcher's name was refused: watch without it
