@@ -70,6 +70,7 @@ def test_an_address_asks_for_so_many_analyses_an_hour(tmp_path: Any, monkeypatch
         assert httpx.post(f"{url}/api/tables/{first}/analysis").status_code == 202
         over = httpx.post(f"{url}/api/tables/{second}/analysis")
         assert over.status_code == 429 and over.json()["code"] == "quota" and int(over.headers["Retry-After"]) > 0
+        assert httpx.get(f"{url}/api/tables/{second}/analysis").json()["status"] == "none"  # as if never asked
         analysed(url, first)
         assert httpx.post(f"{url}/api/tables/{first}/analysis").status_code == 202  # reading one made is free
         other = {"X-Forwarded-For": "198.51.100.77"}  # another address has its own count

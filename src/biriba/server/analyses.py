@@ -28,7 +28,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, delete, insert, select, update
 from sqlalchemy import exc as db_errors
 
 from ..analysis import SAMPLES, Analysis, Decision, PlayedDeal, analyse_steps, decision_steps
@@ -111,7 +111,9 @@ class Analyses:
         try:
             await self.quotas.charge(f"analyses:{address}", PER_HOUR, 3600, "quota", words)
         except TableError:
-            await self._progress(table_id, maker, "failed", 0, 0)  # let go: the next ask may claim it
+            mine = (analyses.c.table_id == table_id) & (analyses.c.maker == maker) & (analyses.c.status != "done")
+            async with self.store.connect(write=True) as conn:  # let go, as if never asked: the next ask claims it
+                await conn.execute(delete(analyses).where(mine))
             raise
         match = live.table.match
         deals = [PlayedDeal.of(number, deal) for number, deal in enumerate(match.deals, 1)]
