@@ -70,24 +70,31 @@ def test_the_writer_takes_the_messages_in_order_and_ends_when_the_client_is_gone
 
 
 def test_one_message_is_made_and_encoded_once_for_all_who_see_the_same() -> None:
-    """Every watcher told up to the same event gets the same text; a seat gets its own."""
+    """Every watcher told up to the same event gets the same text; a seat gets its own; a client that asked to
+    be told what is the same by name, and was told the table's info as it stands, is told it is the same."""
     audience = Audience()
     watchers = [client(None, sent=5)[0] for _ in range(50)]
     late = client(None, sent=2)[0]
     seated = client(0, sent=5)[0]
-    for each in [*watchers, late, seated]:
+    lean = client(None, sent=5)[0]
+    lean.same, lean.info_told = True, 3
+    for each in [*watchers, late, seated, lean]:
         audience.add(each)
-    made: list[tuple[int | None, int]] = []
+    made: list[tuple[int | None, int, bool]] = []
 
-    def message_for(seat: int | None, since: int) -> dict[str, Any]:
-        made.append((seat, since))
-        return {"type": "state", "seat": seat, "since": since}
+    def message_for(seat: int | None, since: int, same: bool) -> dict[str, Any]:
+        made.append((seat, since, same))
+        return {"type": "state", "seat": seat, "since": since, "same": same}
 
-    audience.tell(message_for, 7)
-    assert sorted(made, key=str) == sorted([(None, 5), (None, 2), (0, 5)], key=str)
+    audience.tell(message_for, 7, 3)
+    assert sorted(made, key=str) == sorted(
+        [(None, 5, False), (None, 2, False), (0, 5, False), (None, 5, True)], key=str
+    )
     assert len({id(w.waiting[0][0]) for w in watchers}) == 1  # one string, shared
-    assert json.loads(late.waiting[0][0]) == {"type": "state", "seat": None, "since": 2}
-    assert all(c.sent == 7 for c in [*watchers, late, seated])
+    assert json.loads(late.waiting[0][0]) == {"type": "state", "seat": None, "since": 2, "same": False}
+    assert all(c.sent == 7 and c.info_told == 3 for c in [*watchers, late, seated, lean])
+    audience.tell(message_for, 8, 4)  # the info changed: the lean client is told it whole
+    assert json.loads(lean.waiting[-1][0])["same"] is False
 
 
 def test_the_watchers_listed_are_capped_and_all_of_them_counted() -> None:

@@ -23,8 +23,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import orjson
-
 #: Close code of a client that fell behind (docs/protocol.md): connect again, and be told afresh.
 FELL_BEHIND = 4420
 #: Close code of a connection over a cap: connections per address, per address at a table, or watchers.
@@ -128,7 +126,10 @@ class Client:
 
 def encode(message: dict[str, Any]) -> str:
     """A message as JSON text: orjson's, several times faster than the standard library's (a state message to
-    every client after every action was the largest part of a server's work; docs/deploy.md)."""
+    every client after every action was the largest part of a server's work; docs/deploy.md).  Imported here:
+    the command line reads this module's limits without the ``web`` extra."""
+    import orjson
+
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
