@@ -142,6 +142,23 @@ def sit_signed_in(url: str, table_id: str, seat: int, who: SignedIn) -> str:
     return str(answer.json()["token"])
 
 
+def played_out(url: str, table_id: str, tokens: list[str]) -> None:
+    """Every token's seat plays random legal moves (the n-th seeded n + 1) until the match is over."""
+
+    async def main() -> None:
+        players = [Player(url, table_id, token) for token in tokens]
+        for player in players:
+            await player.__aenter__()
+        try:
+            over = lambda m: m["table"]["status"] == "over"  # noqa: E731
+            await asyncio.gather(*(player.play(random.Random(n + 1), over) for n, player in enumerate(players)))
+        finally:
+            for player in players:
+                await player.__aexit__()
+
+    asyncio.run(main())
+
+
 def ws_url(url: str, table_id: str) -> str:
     return url.replace("http://", "ws://") + f"/ws/{table_id}"
 

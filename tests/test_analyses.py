@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import random
 import time
 from typing import Any
 
@@ -12,7 +10,7 @@ import pytest
 
 from biriba.server import analyses as analyses_module
 from biriba.server.config import ServerConfig
-from serverkit import GREEDY, PERSON, Player, create_table, running_server, sit
+from serverkit import GREEDY, PERSON, create_table, played_out, running_server, sit
 
 #: Sampled deals a decision: few, for time (the figures are the CLI's, tested in test_analysis.py).
 SAMPLES = 4
@@ -23,12 +21,7 @@ def finished_match(url: str) -> str:
     table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
     tokens = [sit(url, table["id"], seat, name) for seat, name in ((0, "Eleni"), (2, "Nikos"))]
 
-    async def main() -> None:
-        async with Player(url, table["id"], tokens[0]) as one, Player(url, table["id"], tokens[1]) as two:
-            over = lambda m: m["table"]["status"] == "over"  # noqa: E731
-            await asyncio.gather(one.play(random.Random(1), over), two.play(random.Random(2), over))
-
-    asyncio.run(main())
+    played_out(url, table["id"], tokens)
     return str(table["id"])
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from biriba.server.hall import Hall
 from biriba.server.quotas import Quotas
 from biriba.server.ratings import MODEL, Ratings, family, ranks, rate
 from biriba.server.store import SeatInfo, Store, TableRow
-from serverkit import GREEDY, PERSON, Player, create_table, running_server, signed_up, sit_signed_in
+from serverkit import GREEDY, PERSON, Player, create_table, played_out, running_server, signed_up, sit_signed_in
 
 PASSWORD = "correct horse battery"
 PRIOR = (MODEL.mu, MODEL.sigma)
@@ -183,13 +182,7 @@ def test_a_match_played_to_its_end_at_the_server_is_rated_and_shown_on_the_profi
         tokens = [
             sit_signed_in(url, table["id"], seat, signed_up(url, name)) for seat, name in ((0, "Eleni"), (2, "Nikos"))
         ]
-
-        async def main() -> None:
-            async with Player(url, table["id"], tokens[0]) as eleni, Player(url, table["id"], tokens[1]) as nikos:
-                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
-                await asyncio.gather(eleni.play(random.Random(1), over), nikos.play(random.Random(2), over))
-
-        asyncio.run(main())
+        played_out(url, table["id"], tokens)
         profile = httpx.get(f"{url}/api/players/eleni").json()  # the name as folded at sign-up
         assert profile["name"] == "Eleni" and profile["ratings"]["classic"]["matches"] == 1
         (played,) = profile["matches"]
@@ -209,12 +202,7 @@ def test_a_deleted_accounts_matches_stay_and_show_it_as_a_former_player(tmp_path
         finished = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
         tokens = [sit_signed_in(url, finished["id"], seat, who) for seat, who in ((0, eleni), (2, nikos))]
 
-        async def main() -> None:
-            async with Player(url, finished["id"], tokens[0]) as one, Player(url, finished["id"], tokens[1]) as two:
-                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
-                await asyncio.gather(one.play(random.Random(1), over), two.play(random.Random(2), over))
-
-        asyncio.run(main())
+        played_out(url, finished["id"], tokens)
         record = f"{url}/api/tables/{finished['id']}/record"
         assert httpx.get(record).json()["players"][2] == "Nikos"  # and kept, to answer again
         in_play = create_table(url, [PERSON, GREEDY, GREEDY, GREEDY], bot_delay=5)
@@ -269,12 +257,7 @@ def test_a_match_its_process_left_unrated_is_rated_by_the_janitor_once(
         table = create_table(url, [PERSON, GREEDY, PERSON, GREEDY], bot_delay=0, deal_pause=0, options={"target": 1})
         tokens = [sit_signed_in(url, table["id"], seat, who) for seat, who in ((0, eleni), (2, nikos))]
 
-        async def main() -> None:
-            async with Player(url, table["id"], tokens[0]) as one, Player(url, table["id"], tokens[1]) as two:
-                over = lambda m: m["table"]["status"] == "over"  # noqa: E731
-                await asyncio.gather(one.play(random.Random(1), over), two.play(random.Random(2), over))
-
-        asyncio.run(main())
+        played_out(url, table["id"], tokens)
         deadline = time.monotonic() + 20
         while not (shown := httpx.get(f"{url}/api/players/Eleni").json()["ratings"]) and time.monotonic() < deadline:
             time.sleep(0.2)

@@ -9,7 +9,6 @@ Screenshots of the phone and desktop layouts go to ``artifacts/screenshots``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -29,8 +28,8 @@ from browserkit import Sockets
 from serverkit import (
     GREEDY,
     PERSON,
-    Player,
     create_table,
+    played_out,
     running_server,
     server_process,
     signed_up,
@@ -744,19 +743,9 @@ def test_a_passkey_is_added_then_signs_in_with_no_name_or_password_until_it_is_r
 
 
 def played_to_the_end(server: str, table_id: str, tokens: list[str]) -> None:
-    """Every token's seat plays random legal moves until the match is over (in a thread of its own: Playwright's
-    loop runs in this one)."""
-
-    async def play() -> None:
-        players = [Player(server, table_id, token) for token in tokens]
-        for player in players:
-            await player.__aenter__()
-        over = lambda m: m["table"]["status"] == "over"  # noqa: E731
-        await asyncio.gather(*(player.play(random.Random(n), over) for n, player in enumerate(players)))
-        for player in players:
-            await player.__aexit__()
-
-    worker = threading.Thread(target=asyncio.run, args=(play(),))
+    """Every token's seat plays random legal moves until the match is over (:func:`played_out`, in a thread of
+    its own: Playwright's loop runs in this one)."""
+    worker = threading.Thread(target=played_out, args=(server, table_id, tokens))
     worker.start()
     worker.join(timeout=180)
     assert httpx.get(f"{server}/api/tables/{table_id}").json()["status"] == "over"
